@@ -1,0 +1,29 @@
+"""Fixed-seed data for the benchmarks. Generators only ever grow: existing
+calls keep returning the same data, so results stay comparable over time."""
+
+import numpy as np
+
+PROTEIN = b"ACDEFGHIKLMNPQRSTVWY"
+
+
+def random_strings(n, length, alphabet=PROTEIN, seed=0):
+    """n random str of exactly `length` symbols."""
+    rng = np.random.default_rng(seed)
+    table = np.frombuffer(alphabet, dtype=np.uint8)
+    codes = table[rng.integers(0, len(table), size=n * length)]
+    blob = codes.tobytes().decode("ascii")
+    return [blob[i * length : (i + 1) * length] for i in range(n)]
+
+
+def random_short_strings(n, max_length=10, alphabet=PROTEIN, seed=1):
+    """n random str with lengths uniform on {1..max_length}."""
+    rng = np.random.default_rng(seed)
+    table = np.array(list(alphabet.decode("ascii")))
+    return ["".join(rng.choice(table, rng.integers(1, max_length + 1))) for _ in range(n)]
+
+
+def build_summary():
+    import pyd2ke
+
+    info = pyd2ke.build_info()
+    return f"pyd2ke {info['version']} simd={info['simd']} openmp={info['openmp']}"

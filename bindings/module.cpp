@@ -1,0 +1,38 @@
+// pyd2ke._core: the compiled core. Holds no algorithm; see cpp/include/pyd2ke.
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <stdexcept>
+
+#include <pyd2ke/pyd2ke.hpp>
+
+namespace py = pybind11;
+
+void bind_strings(py::module_& m);
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "pyd2ke compiled core (C++17, header-only library pyd2ke::pyd2ke)";
+    // C++ argument errors surface as ValueError, not RuntimeError.
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const std::invalid_argument& e) {
+            PyErr_SetString(PyExc_ValueError, e.what());
+        } catch (const std::length_error& e) {
+            PyErr_SetString(PyExc_ValueError, e.what());
+        }
+    });
+    m.def("max_threads", &pyd2ke::max_threads, "Threads OpenMP would use by default (1 without OpenMP).");
+    m.def("build_info", [] {
+        py::dict info;
+        info["version"] = PYD2KE_VERSION_STRING;
+        info["openmp"] = pyd2ke::has_openmp();
+        info["simd"] = pyd2ke::simd_level_name(pyd2ke::detect_simd_level());
+        py::list levels;
+        for (pyd2ke::SimdLevel l : pyd2ke::supported_simd_levels()) levels.append(pyd2ke::simd_level_name(l));
+        info["simd_levels"] = levels;
+        return info;
+    });
+    bind_strings(m);
+}

@@ -1,0 +1,18 @@
+#pragma once
+// Compiler portability macros shared by the whole core.
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PYD2KE_HAS_VECTOR_EXTENSIONS 1
+#define PYD2KE_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define PYD2KE_HAS_VECTOR_EXTENSIONS 0
+#define PYD2KE_ALWAYS_INLINE inline
+#endif
+
+#if PYD2KE_HAS_VECTOR_EXTENSIONS && (defined(__x86_64__) || defined(__i386__))
+#define PYD2KE_X86_DISPATCH 1
+#define PYD2KE_TARGET(isa) __attribute__((target(isa)))
+#else
+#define PYD2KE_X86_DISPATCH 0
+#define PYD2KE_TARGET(isa)
+#endif

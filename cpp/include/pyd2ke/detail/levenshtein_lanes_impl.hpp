@@ -1,0 +1,159 @@
+#pragma once
+// Many short patterns against one text at once: pattern j lives in lane j of
+// a lane group, with 8-, 16-, 32- or 64-bit lanes for patterns of at most 8,
+// 16, 32 or 64 symbols. Every lane runs the one-word Myers/Hyyrö step;
+// additions and shifts stay inside a lane, so lanes never interact.
+//
+// The kernel is written once with GCC/Clang vector extensions and compiled
+// per instruction set (simd_sse2, simd_avx2, simd_avx512 namespaces, each
+// with its own target attribute). A lane group is four registers of the
+// ISA's width: one Myers step is a chain of about a dozen dependent
+// operations, and four independent chains keep the vector units busy instead
+// of waiting on that latency. No lane holds a running score, so narrow lanes
+// cannot overflow: the distance is read from the final delta vectors (see
+// levenshtein_myers_impl.hpp).
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "../core/config.hpp"
+#include "../core/cpu_features.hpp"
+
+namespace pyd2ke {
+namespace detail {
+
+constexpr std::size_t kRegistersPerGroup = 4;
+constexpr std::size_t kPortableGroupBytes = 64;
+constexpr std::size_t kMaxGroupBytes = 256;
+
+// Runs the Myers step over a text (symbol ids) for one lane group.
+// `peq` holds one group-wide row per symbol id; the final Pv and Mv vectors
+// are written to pv_out and mv_out (one group width each).
+using LanesKernel = void (*)(const unsigned char* peq, const std::uint32_t* ids, std::size_t n,
+                             unsigned char* pv_out, unsigned char* mv_out);
+
+template <class Lane>
+inline void myers_lanes_portable(const unsigned char* peq, const std::uint32_t* ids, std::size_t n,
+                                 unsigned char* pv_out, unsigned char* mv_out) {
+    constexpr std::size_t kLaneGroupBytes = kPortableGroupBytes;
+    constexpr std::size_t lanes = kLaneGroupBytes / sizeof(Lane);
+    Lane pv[lanes], mv[lanes], eq[lanes];
+    for (std::size_t l = 0; l < lanes; ++l) {
+        pv[l] = static_cast<Lane>(~Lane{0});
+        mv[l] = 0;
+    }
+    for (std::size_t t = 0; t < n; ++t) {
+        std::memcpy(eq, peq + static_cast<std::size_t>(ids[t]) * kLaneGroupBytes, kLaneGroupBytes);
+        for (std::size_t l = 0; l < lanes; ++l) {
+            const Lane x = static_cast<Lane>(eq[l] | mv[l]);
+            const Lane d0 = static_cast<Lane>(static_cast<Lane>(static_cast<Lane>((x & pv[l]) + pv[l]) ^ pv[l]) | x);
+            const Lane hp = static_cast<Lane>(static_cast<Lane>(static_cast<Lane>(mv[l] | ~(d0 | pv[l])) << 1) | 1);
+            const Lane hn = static_cast<Lane>(static_cast<Lane>(pv[l] & d0) << 1);
+            pv[l] = static_cast<Lane>(hn | ~(d0 | hp));
+            mv[l] = static_cast<Lane>(hp & d0);
+        }
+    }
+    std::memcpy(pv_out, pv, kLaneGroupBytes);
+    std::memcpy(mv_out, mv, kLaneGroupBytes);
+}
+
+#if PYD2KE_X86_DISPATCH
+// One lane group as kRegistersPerGroup registers of the ISA's native width
+// (one vector type wider than the ISA's would make GCC spill it to the
+// stack). Always inlined into the per-ISA entry points below, so that each
+// copy is compiled with that entry point's instruction set.
+template <class Lane, std::size_t VecBytes>
+PYD2KE_ALWAYS_INLINE void myers_lanes_vector(const unsigned char* peq, const std::uint32_t* ids,
+                                             std::size_t n, unsigned char* pv_out, unsigned char* mv_out) {
+    typedef Lane V __attribute__((vector_size(VecBytes)));
+    constexpr std::size_t k_regs = kRegistersPerGroup;
+    constexpr std::size_t kLaneGroupBytes = VecBytes * k_regs;
+    V pv[k_regs], mv[k_regs];
+    for (std::size_t k = 0; k < k_regs; ++k) {
+        pv[k] = ~V{};
+        mv[k] = V{};
+    }
+    for (std::size_t t = 0; t < n; ++t) {
+        const unsigned char* row = peq + static_cast<std::size_t>(ids[t]) * kLaneGroupBytes;
+        for (std::size_t k = 0; k < k_regs; ++k) {
+            V eq;
+            std::memcpy(&eq, row + k * VecBytes, VecBytes);
+            // The Myers step with the horizontal +1 deltas kept complemented
+            // (not_hp = ~hp): 13 operations instead of 16, because x86 has
+            // and-not but no or-not. Since (~hp << 1) == ~((hp << 1) | 1),
+            // the shifted complement also brings in the +1 of DP row 0.
+            const V x = eq | mv[k];
+            const V d0 = (((x & pv[k]) + pv[k]) ^ pv[k]) | x;
+            V not_hp = (d0 | pv[k]) & ~mv[k];
+            V hn = pv[k] & d0;
+            not_hp = not_hp + not_hp;  // shift left by one (x86 has no 8-bit lane shift)
+            hn = hn + hn;
+            pv[k] = hn | (~d0 & not_hp);
+            mv[k] = d0 & ~not_hp;
+        }
+    }
+    for (std::size_t k = 0; k < k_regs; ++k) {
+        std::memcpy(pv_out + k * VecBytes, &pv[k], VecBytes);
+        std::memcpy(mv_out + k * VecBytes, &mv[k], VecBytes);
+    }
+}
+#endif
+
+#define PYD2KE_DEFINE_LANES_KERNELS(target_attribute, vec_bytes)                                             \
+    target_attribute inline void lanes_u8(const unsigned char* peq, const std::uint32_t* ids,       \
+                                          std::size_t n, unsigned char* pv, unsigned char* mv) {   \
+        myers_lanes_vector<std::uint8_t, vec_bytes>(peq, ids, n, pv, mv);                                \
+    }                                                                                               \
+    target_attribute inline void lanes_u16(const unsigned char* peq, const std::uint32_t* ids,      \
+                                           std::size_t n, unsigned char* pv, unsigned char* mv) {  \
+        myers_lanes_vector<std::uint16_t, vec_bytes>(peq, ids, n, pv, mv);                               \
+    }                                                                                               \
+    target_attribute inline void lanes_u32(const unsigned char* peq, const std::uint32_t* ids,      \
+                                           std::size_t n, unsigned char* pv, unsigned char* mv) {  \
+        myers_lanes_vector<std::uint32_t, vec_bytes>(peq, ids, n, pv, mv);                               \
+    }                                                                                               \
+    target_attribute inline void lanes_u64(const unsigned char* peq, const std::uint32_t* ids,      \
+                                           std::size_t n, unsigned char* pv, unsigned char* mv) {  \
+        myers_lanes_vector<std::uint64_t, vec_bytes>(peq, ids, n, pv, mv);                               \
+    }
+
+#if PYD2KE_X86_DISPATCH
+namespace simd_sse2 {
+PYD2KE_DEFINE_LANES_KERNELS(PYD2KE_TARGET("sse2"), 16)
+}
+namespace simd_avx2 {
+PYD2KE_DEFINE_LANES_KERNELS(PYD2KE_TARGET("avx2"), 32)
+}
+namespace simd_avx512 {
+PYD2KE_DEFINE_LANES_KERNELS(PYD2KE_TARGET("avx512f,avx512bw"), 64)
+}
+#endif
+#undef PYD2KE_DEFINE_LANES_KERNELS
+
+// Kernels for 1-, 2-, 4- and 8-byte lanes (index = log2 of the lane bytes)
+// and the width of their lane groups.
+struct LanesKernels {
+    LanesKernel by_log2_lane_bytes[4];
+    std::size_t group_bytes;
+};
+
+inline LanesKernels lanes_kernels(SimdLevel level) {
+    switch (level) {
+#if PYD2KE_X86_DISPATCH
+        case SimdLevel::avx512:
+            return {{simd_avx512::lanes_u8, simd_avx512::lanes_u16, simd_avx512::lanes_u32, simd_avx512::lanes_u64}, 64 * kRegistersPerGroup};
+        case SimdLevel::avx2:
+            return {{simd_avx2::lanes_u8, simd_avx2::lanes_u16, simd_avx2::lanes_u32, simd_avx2::lanes_u64}, 32 * kRegistersPerGroup};
+        case SimdLevel::sse2:
+            return {{simd_sse2::lanes_u8, simd_sse2::lanes_u16, simd_sse2::lanes_u32, simd_sse2::lanes_u64}, 16 * kRegistersPerGroup};
+#endif
+        default:
+            return {{myers_lanes_portable<std::uint8_t>, myers_lanes_portable<std::uint16_t>,
+                     myers_lanes_portable<std::uint32_t>, myers_lanes_portable<std::uint64_t>},
+                    kPortableGroupBytes};
+    }
+}
+
+}  // namespace detail
+}  // namespace pyd2ke

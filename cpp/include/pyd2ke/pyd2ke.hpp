@@ -1,0 +1,10 @@
+#pragma once
+// Umbrella header: everything the pyd2ke core offers.
+
+#include "version.hpp"
+#include "core/config.hpp"
+#include "core/cpu_features.hpp"
+#include "core/parallel.hpp"
+#include "core/text.hpp"
+#include "distance/levenshtein.hpp"
+#include "embed/d2ke.hpp"

@@ -1,0 +1,161 @@
+// Differential tests: every Levenshtein path (one-word Myers, multi-word
+// Myers, SIMD lane groups at every width and every ISA this CPU runs) against
+// the plain dynamic programme, on random strings whose lengths straddle the
+// lane and word boundaries.
+
+#include <pyd2ke/pyd2ke.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+int failures = 0;
+
+#define CHECK(cond)                                                                     \
+    do {                                                                                \
+        if (!(cond)) {                                                                  \
+            if (++failures <= 20) std::printf("%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
+        }                                                                               \
+    } while (0)
+
+const std::size_t kBoundaryLengths[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 200};
+
+std::u32string random_string(std::mt19937_64& rng, std::size_t n, std::uint32_t alphabet, std::uint32_t base) {
+    std::u32string s(n, 0);
+    for (auto& c : s) c = base + static_cast<std::uint32_t>(rng() % alphabet);
+    return s;
+}
+
+template <class To>
+std::basic_string<To> narrow(const std::u32string& s) {
+    return std::basic_string<To>(s.begin(), s.end());
+}
+
+void test_pairs() {
+    std::mt19937_64 rng(42);
+    for (std::uint32_t alphabet : {1u, 4u, 20u, 256u}) {
+        for (std::size_t la : kBoundaryLengths) {
+            for (std::size_t lb : kBoundaryLengths) {
+                const std::u32string a = random_string(rng, la, alphabet, 0);
+                const std::u32string b = random_string(rng, lb, alphabet, 0);
+                const std::size_t ref = pyd2ke::levenshtein_reference(a, b);
+                CHECK(pyd2ke::levenshtein(a, b) == ref);
+                CHECK(pyd2ke::levenshtein(b, a) == ref);
+                CHECK(pyd2ke::levenshtein(a, b, pyd2ke::MyersVariant::blocked) == ref);
+                if (alphabet <= 256) {  // the same strings as bytes and as UCS-2 units
+                    const std::string a8(a.begin(), a.end()), b8(b.begin(), b.end());
+                    CHECK(pyd2ke::levenshtein(a8, b8) == ref);
+                    CHECK(pyd2ke::levenshtein(narrow<char16_t>(a), narrow<char16_t>(b)) == ref);
+                }
+            }
+        }
+    }
+    // Known values.
+    CHECK(pyd2ke::levenshtein(std::string("kitten"), std::string("sitting")) == 3);
+    CHECK(pyd2ke::levenshtein(std::string(""), std::string("abc")) == 3);
+    CHECK(pyd2ke::levenshtein(std::string(""), std::string("")) == 0);
+    CHECK(pyd2ke::levenshtein(std::u32string(U"\U0001F600ab"), std::u32string(U"ab")) == 1);
+}
+
+void test_batch(pyd2ke::SimdLevel level) {
+    std::mt19937_64 rng(7 + static_cast<int>(level));
+    for (int round = 0; round < 120; ++round) {
+        const std::uint32_t alphabet = round % 4 == 0 ? 1 : (round % 4 == 1 ? 4 : (round % 4 == 2 ? 20 : 300));
+        // Astral code points in some rounds exercise the sparse symbol table.
+        const std::uint32_t base = round % 5 == 4 ? 0x1F000 : (round % 5 == 3 ? 0x4E00 : 0);
+        std::vector<std::u32string> patterns(1 + rng() % 150);
+        for (auto& p : patterns) {
+            const std::size_t m = round % 3 == 0 ? kBoundaryLengths[rng() % 19] : rng() % 11;
+            p = random_string(rng, m, alphabet, base);
+        }
+        std::vector<pyd2ke::TextView> views(patterns.begin(), patterns.end());
+        const pyd2ke::LevenshteinBatch batch(views, level);
+        CHECK(batch.size() == patterns.size());
+        pyd2ke::LevenshteinBatch::Scratch scratch;
+        for (int t = 0; t < 4; ++t) {
+            // Texts may hold symbols that no pattern has.
+            const std::u32string text = random_string(rng, kBoundaryLengths[rng() % 19] + rng() % 3, alphabet + 2, base);
+            std::vector<double> out(patterns.size(), -1);
+            batch.distances(text, out.data(), scratch);
+            for (std::size_t j = 0; j < patterns.size(); ++j)
+                CHECK(out[j] == static_cast<double>(pyd2ke::levenshtein_reference(text, patterns[j])));
+        }
+    }
+    // Long texts: distances beyond 255 must not wrap in 8-bit lanes.
+    std::vector<std::u32string> patterns{U"ab", U"abcdefgh", U"abcdefghijklmnop", U""};
+    std::vector<pyd2ke::TextView> views(patterns.begin(), patterns.end());
+    const pyd2ke::LevenshteinBatch batch(views, level);
+    const std::u32string text(70000, U'z');
+    std::vector<std::uint64_t> out(patterns.size());
+    batch.distances(text, out.data());
+    for (std::size_t j = 0; j < patterns.size(); ++j) CHECK(out[j] == 70000);
+}
+
+void test_features_and_threads() {
+    std::mt19937_64 rng(3);
+    std::vector<std::u32string> patterns(100), texts(257);
+    for (auto& p : patterns) p = random_string(rng, 1 + rng() % 10, 4, 65);
+    for (auto& t : texts) t = random_string(rng, rng() % 100, 4, 65);
+    std::vector<pyd2ke::TextView> pv(patterns.begin(), patterns.end()), tv(texts.begin(), texts.end());
+    const pyd2ke::LevenshteinBatch batch(pv);
+    const std::size_t r = patterns.size();
+    std::vector<double> one(texts.size() * r), two(texts.size() * r), dist(texts.size() * r);
+    pyd2ke::d2ke_features(batch, tv, 0.3, pyd2ke::D2KEKernel::soft, one.data(), 1);
+    pyd2ke::d2ke_features(batch, tv, 0.3, pyd2ke::D2KEKernel::soft, two.data(), 2);
+    pyd2ke::d2ke_distances(batch, tv, dist.data(), 2);
+    CHECK(one == two);
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        for (std::size_t j = 0; j < r; ++j) {
+            const double d = static_cast<double>(pyd2ke::levenshtein_reference(texts[i], patterns[j]));
+            CHECK(dist[i * r + j] == d);
+            CHECK(std::abs(one[i * r + j] - std::exp(-0.3 * d) / 10.0) < 1e-15);
+        }
+    std::vector<float> direct(texts.size() * r);
+    pyd2ke::d2ke_features(batch, tv, 1.0, pyd2ke::D2KEKernel::direct, direct.data(), 2);
+    CHECK(direct[5] == static_cast<float>(dist[5] / 10.0));
+    bool threw = false;
+    try {
+        pyd2ke::d2ke_features(batch, tv, -1.0, pyd2ke::D2KEKernel::soft, one.data(), 2);
+    } catch (const std::invalid_argument&) {
+        threw = true;
+    }
+    CHECK(threw);
+}
+
+void test_parallel_exception() {
+    bool caught = false;
+    try {
+        pyd2ke::parallel_for_blocks(1000, 2, 7, [](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i)
+                if (i == 500) throw std::runtime_error("boom");
+        });
+    } catch (const std::runtime_error& e) {
+        caught = std::string(e.what()) == "boom";
+    }
+    CHECK(caught);
+}
+
+}  // namespace
+
+int main() {
+    test_pairs();
+    for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
+        std::printf("batch kernels at SIMD level %s\n", pyd2ke::simd_level_name(level));
+        test_batch(level);
+    }
+    test_features_and_threads();
+    test_parallel_exception();
+    std::printf("openmp: %s, best SIMD level: %s\n", pyd2ke::has_openmp() ? "yes" : "no",
+                pyd2ke::simd_level_name(pyd2ke::detect_simd_level()));
+    if (failures) {
+        std::printf("%d failed\n", failures);
+        return 1;
+    }
+    std::printf("all checks passed\n");
+    return 0;
+}

@@ -1,0 +1,36 @@
+"""pyd2ke: random-feature embeddings of strings, time series, sets and
+distributions, so that a linear model approximates a kernel in time linear in
+the number of objects and their length."""
+
+from pathlib import Path
+
+from . import _core
+from .baselines import RepresentativeSetEmbedding
+from .strings import RandomStringEmbedding
+
+__version__ = _core.build_info()["version"]
+
+
+def build_info():
+    """Version, OpenMP and SIMD level of the compiled core."""
+    return dict(_core.build_info())
+
+
+def get_include():
+    """Folder holding the C++ headers (``#include <pyd2ke/pyd2ke.hpp>``)."""
+    return str(Path(__file__).parent / "include")
+
+
+def get_cmake_dir():
+    """Folder holding pyd2keConfig.cmake, for ``-Dpyd2ke_DIR=...``."""
+    return str(Path(__file__).parent / "share" / "cmake" / "pyd2ke")
+
+
+__all__ = [
+    "RandomStringEmbedding",
+    "RepresentativeSetEmbedding",
+    "build_info",
+    "get_cmake_dir",
+    "get_include",
+    "__version__",
+]

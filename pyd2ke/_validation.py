@@ -1,0 +1,116 @@
+"""Input validation shared by every estimator and distance function.
+
+Each checker turns user input into the exact form the compiled core takes and
+raises ValueError/TypeError naming the argument (and the item index) when it
+cannot.
+"""
+
+import numbers
+
+import numpy as np
+
+from . import _core
+
+
+def check_strings(X, name="X"):
+    """A non-empty list of str, or of bytes (not mixed), from any iterable.
+
+    Returns ``(strings, is_bytes)``.
+    """
+    if isinstance(X, (str, bytes, bytearray)):
+        raise TypeError(
+            f"{name} must be a sequence of strings, got a single {type(X).__name__}; "
+            f"wrap it in a list: [{name}]"
+        )
+    if isinstance(X, np.ndarray):
+        if X.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional, got an array of shape {X.shape}")
+        X = X.tolist()
+    elif not isinstance(X, list):
+        try:
+            X = list(X)
+        except TypeError:
+            raise TypeError(
+                f"{name} must be a sequence of str or bytes, got {type(X).__name__}"
+            ) from None
+    if len(X) == 0:
+        raise ValueError(f"{name} is empty: at least one string is required")
+    types = set(map(type, X))
+    if types == {str}:
+        return X, False
+    if types == {bytes}:
+        return X, True
+    # Subclasses (numpy.str_, numpy.bytes_) are fine; bytearray and others are not.
+    first_kind = None
+    for i, item in enumerate(X):
+        if isinstance(item, str):
+            kind = "str"
+        elif isinstance(item, bytes):
+            kind = "bytes"
+        else:
+            raise TypeError(
+                f"{name}[{i}] is {type(item).__name__}, expected str or bytes"
+            )
+        if first_kind is None:
+            first_kind = kind
+        elif kind != first_kind:
+            raise TypeError(
+                f"{name} mixes str and bytes ({name}[{i}] is {kind}, earlier items are "
+                f"{first_kind}); pass all str or all bytes"
+            )
+    return X, first_kind == "bytes"
+
+
+def check_positive_int(value, name, minimum=1):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return int(value)
+
+
+def check_gamma(gamma, name="gamma"):
+    """'auto' or a positive finite number."""
+    if isinstance(gamma, str):
+        if gamma != "auto":
+            raise ValueError(f"{name} must be 'auto' or a positive number, got {gamma!r}")
+        return gamma
+    if isinstance(gamma, (bool, np.bool_)) or not isinstance(gamma, numbers.Real):
+        raise TypeError(f"{name} must be 'auto' or a positive number, got {gamma!r}")
+    if not np.isfinite(gamma) or gamma <= 0:
+        raise ValueError(f"{name} must be positive and finite, got {gamma!r}")
+    return float(gamma)
+
+
+def check_choice(value, name, choices):
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {sorted(choices)}, got {value!r}")
+    return value
+
+
+def check_dtype(dtype, name="dtype"):
+    try:
+        dt = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"{name} must be numpy.float32 or numpy.float64, got {dtype!r}") from None
+    if dt not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise ValueError(f"{name} must be numpy.float32 or numpy.float64, got {dt}")
+    return dt
+
+
+def effective_n_threads(n_jobs, name="n_jobs"):
+    """Threads for the compiled core, following scikit-learn's convention.
+
+    None and -1: every core OpenMP may use (OMP_NUM_THREADS is honoured);
+    a positive n: n threads; -2, -3, ...: all but 1, 2, ... cores; 0: error.
+    """
+    available = max(1, _core.max_threads())
+    if n_jobs is None:
+        return available
+    if isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, numbers.Integral):
+        raise TypeError(f"{name} must be None or an integer, got {n_jobs!r}")
+    if n_jobs == 0:
+        raise ValueError(f"{name} == 0 is not allowed; use None, -1 or a positive integer")
+    if n_jobs < 0:
+        return max(1, available + 1 + int(n_jobs))
+    return int(n_jobs)

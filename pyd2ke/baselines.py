@@ -1,0 +1,76 @@
+"""Baselines the D2KE papers compare against."""
+
+import warnings
+
+import numpy as np
+
+from ._base import BaseD2KE
+from ._metrics import METRICS
+from ._validation import check_choice
+
+
+class RepresentativeSetEmbedding(BaseD2KE):
+    """Representative-set method (RSM): D2KE features with R training objects
+    as the "random" objects.
+
+    Z[i, j] = exp(-gamma d(x_i, t_j)) / sqrt(R) (soft) or d(x_i, t_j) / sqrt(R)
+    (direct), where t_1..t_R are drawn from the fit data without replacement.
+
+    Parameters
+    ----------
+    n_components : int, default=256
+        Number of representatives R. When the fit data has fewer objects, all
+        of them are used (with a warning).
+    metric : str, default="levenshtein"
+        A built-in distance (see ``pyd2ke.distances.pairwise_distances``).
+    kernel : {"soft", "direct"}, default="soft"
+    gamma : float or "auto", default="auto"
+        "auto" uses 1 / median distance between fit objects and representatives.
+    random_state : int, RandomState instance or None, default=None
+    n_jobs : int or None, default=None
+    dtype : numpy.float64 or numpy.float32, default=numpy.float64
+
+    Attributes
+    ----------
+    random_objects_ : list
+        The representatives, in the input format.
+    representative_indices_ : ndarray of int
+        Their indices in the fit data.
+    gamma_ : float
+    n_components_ : int
+    """
+
+    def __init__(
+        self,
+        n_components=256,
+        *,
+        metric="levenshtein",
+        kernel="soft",
+        gamma="auto",
+        random_state=None,
+        n_jobs=None,
+        dtype=np.float64,
+    ):
+        self.n_components = n_components
+        self.metric = metric
+        self.kernel = kernel
+        self.gamma = gamma
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.dtype = dtype
+
+    def _check_params(self):
+        super()._check_params()
+        check_choice(self.metric, "metric", set(METRICS))
+
+    def _draw_random_objects(self, X, rng):
+        n = self.n_components
+        if n > len(X):
+            warnings.warn(
+                f"n_components={n} is larger than the number of fit objects ({len(X)}); "
+                f"using all {len(X)} of them",
+                UserWarning,
+            )
+            n = len(X)
+        self.representative_indices_ = np.sort(rng.choice(len(X), size=n, replace=False))
+        return [X[i] for i in self.representative_indices_]

@@ -1,0 +1,59 @@
+"""Builds and runs the C++ tests (ctest) and the find_package consumer example.
+
+Needs a C++ compiler and cmake (the test extra installs cmake and ninja).
+"""
+
+import math
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import pyd2ke
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _cmake():
+    exe = shutil.which("cmake")
+    if exe is None:
+        pytest.fail("cmake is not on PATH: install the test extra (pip install .[test])")
+    return exe
+
+
+def _generator_args():
+    return ["-G", "Ninja"] if shutil.which("ninja") else []
+
+
+def _run(cmd, **kw):
+    result = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    assert result.returncode == 0, f"{' '.join(map(str, cmd))}\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+def test_cpp_unit_tests(tmp_path):
+    cmake = _cmake()
+    build = tmp_path / "build"
+    _run([cmake, "-S", str(ROOT), "-B", str(build), *_generator_args(), "-DCMAKE_BUILD_TYPE=Release",
+          "-DPYD2KE_BUILD_TESTS=ON", "-DPYD2KE_INSTALL=OFF"])
+    _run([cmake, "--build", str(build), "--parallel", "2"])
+    out = _run(["ctest", "--output-on-failure"], cwd=build) if shutil.which("ctest") else _run(
+        [str(build / "cpp" / "tests" / "test_levenshtein")]
+    )
+    assert "100% tests passed" in out or "all checks passed" in out
+
+
+def test_find_package_consumer(tmp_path):
+    cmake = _cmake()
+    build = tmp_path / "consumer"
+    _run([cmake, "-S", str(ROOT / "cpp" / "examples" / "levenshtein_consumer"), "-B", str(build),
+          *_generator_args(), "-DCMAKE_BUILD_TYPE=Release", f"-Dpyd2ke_DIR={pyd2ke.get_cmake_dir()}"])
+    _run([cmake, "--build", str(build)])
+    exe = build / ("levenshtein_consumer.exe" if os.name == "nt" else "levenshtein_consumer")
+    out = _run([str(exe), "kitten", "sitting"])
+    assert "levenshtein(kitten, sitting) = 3" in out
+    # d(ACGTACGT, ACG) = 5, so the first feature is exp(-2.5) / sqrt(3).
+    first = float(out.split("features(ACGTACGT) =")[1].split()[0])
+    assert first == pytest.approx(math.exp(-2.5) / math.sqrt(3), abs=1e-6)
