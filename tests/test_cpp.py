@@ -33,16 +33,20 @@ def _run(cmd, **kw):
     return result.stdout
 
 
-def test_cpp_unit_tests(tmp_path):
+@pytest.mark.parametrize("openmp", ["ON", "OFF"])
+def test_cpp_unit_tests(tmp_path, openmp):
+    """The C++ tests, with OpenMP and without it (the serial build must work too)."""
     cmake = _cmake()
     build = tmp_path / "build"
     _run([cmake, "-S", str(ROOT), "-B", str(build), *_generator_args(), "-DCMAKE_BUILD_TYPE=Release",
-          "-DPYD2KE_BUILD_TESTS=ON", "-DPYD2KE_INSTALL=OFF"])
+          "-DPYD2KE_BUILD_TESTS=ON", "-DPYD2KE_INSTALL=OFF", f"-DPYD2KE_OPENMP={openmp}"])
     _run([cmake, "--build", str(build), "--parallel", "2"])
     out = _run(["ctest", "--output-on-failure"], cwd=build) if shutil.which("ctest") else _run(
         [str(build / "cpp" / "tests" / "test_levenshtein")]
     )
     assert "100% tests passed" in out or "all checks passed" in out
+    log = _run([str(build / "cpp" / "tests" / "test_levenshtein")])
+    assert f"openmp: {'yes' if openmp == 'ON' else 'no'}" in log
 
 
 def test_find_package_consumer(tmp_path):

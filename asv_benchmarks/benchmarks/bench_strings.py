@@ -2,9 +2,26 @@
 
 import numpy as np
 
-from .common import build_summary, random_short_strings, random_strings
+from .common import SIMD_LEVELS, random_short_strings, random_strings
 
-print(build_summary())
+
+class BuildInfo:
+    """What the measured build runs: SIMD level (0 scalar, 1 SSE2, 2 AVX2,
+    3 AVX-512) and OpenMP threads, recorded once with the results."""
+
+    def track_simd_level(self):
+        import pyd2ke
+
+        return SIMD_LEVELS[pyd2ke.build_info()["simd"]]
+
+    track_simd_level.unit = "level"
+
+    def track_openmp_threads(self):
+        from pyd2ke import _core
+
+        return _core.max_threads() if _core.build_info()["openmp"] else 0
+
+    track_openmp_threads.unit = "threads"
 
 
 def _fitted_rse(n_components=256, max_length=10, n_jobs=1):

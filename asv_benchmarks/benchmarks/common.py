@@ -10,7 +10,7 @@ def random_strings(n, length, alphabet=PROTEIN, seed=0):
     """n random str of exactly `length` symbols."""
     rng = np.random.default_rng(seed)
     table = np.frombuffer(alphabet, dtype=np.uint8)
-    codes = table[rng.integers(0, len(table), size=n * length)]
+    codes = table[rng.integers(0, len(table), size=n * length, dtype=np.uint8)]
     blob = codes.tobytes().decode("ascii")
     return [blob[i * length : (i + 1) * length] for i in range(n)]
 
@@ -22,8 +22,4 @@ def random_short_strings(n, max_length=10, alphabet=PROTEIN, seed=1):
     return ["".join(rng.choice(table, rng.integers(1, max_length + 1))) for _ in range(n)]
 
 
-def build_summary():
-    import pyd2ke
-
-    info = pyd2ke.build_info()
-    return f"pyd2ke {info['version']} simd={info['simd']} openmp={info['openmp']}"
+SIMD_LEVELS = {"scalar": 0, "sse2": 1, "avx2": 2, "avx512": 3}

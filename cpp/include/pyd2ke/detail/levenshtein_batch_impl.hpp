@@ -25,8 +25,8 @@ struct alignas(64) CacheLine {
 struct LaneGroup {
     int log2_lane_bytes = 0;
     std::size_t peq_offset = 0;          // its match masks: symbol rows from this cache line on
+    std::size_t mask_offset = 0;         // its row of pattern-length masks
     std::vector<std::uint32_t> pattern;  // pattern index of each used lane
-    std::vector<std::uint32_t> length;   // pattern length of each used lane
 };
 
 inline int log2_lane_bytes_for(std::size_t length) {
@@ -34,17 +34,6 @@ inline int log2_lane_bytes_for(std::size_t length) {
     if (length <= 16) return 1;
     if (length <= 32) return 2;
     return 3;
-}
-
-// Reads lane `l` of a lane-group vector with lanes of 2^log2 bytes
-// (lanes are little-endian integers, as on every x86 and ARM target).
-inline std::uint64_t read_lane(const unsigned char* v, int log2_lane_bytes, std::size_t l) {
-    switch (log2_lane_bytes) {
-        case 0: return v[l];
-        case 1: { std::uint16_t x; std::memcpy(&x, v + 2 * l, 2); return x; }
-        case 2: { std::uint32_t x; std::memcpy(&x, v + 4 * l, 4); return x; }
-        default: { std::uint64_t x; std::memcpy(&x, v + 8 * l, 8); return x; }
-    }
 }
 
 }  // namespace detail

@@ -10,7 +10,8 @@
 // ISA's width: one Myers step is a chain of about a dozen dependent
 // operations, and four independent chains keep the vector units busy instead
 // of waiting on that latency. No lane holds a running score, so narrow lanes
-// cannot overflow: the distance is read from the final delta vectors (see
+// cannot overflow: the distance is read from the final delta vectors,
+// n + popcount(Pv) - popcount(Mv) over the pattern's bits (see
 // levenshtein_myers_impl.hpp).
 
 #include <cstddef>
@@ -27,24 +28,56 @@ constexpr std::size_t kRegistersPerGroup = 4;
 constexpr std::size_t kPortableGroupBytes = 64;
 constexpr std::size_t kMaxGroupBytes = 256;
 
-// Runs the Myers step over a text (symbol ids) for one lane group.
-// `peq` holds one group-wide row per symbol id; the final Pv and Mv vectors
-// are written to pv_out and mv_out (one group width each).
-using LanesKernel = void (*)(const unsigned char* peq, const std::uint32_t* ids, std::size_t n,
-                             unsigned char* pv_out, unsigned char* mv_out);
+// Runs the Myers step over a text (n symbol ids) for one lane group and
+// writes the distance of every lane to dist (group_bytes / lane_bytes
+// values). `peq` holds one group-wide row of match masks per symbol id;
+// `masks` one group-wide row with the low length(pattern) bits of each lane
+// set (zero for unused lanes).
+using LanesKernel = void (*)(const unsigned char* peq, const unsigned char* masks, const std::uint32_t* ids,
+                             std::size_t n, std::uint32_t* dist);
 
+// Bit count without the popcnt instruction (SSE2-only CPUs, other compilers).
+inline unsigned popcount_portable(std::uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return static_cast<unsigned>((x * 0x0101010101010101ull) >> 56);
+}
+
+template <class Lane, std::size_t GroupBytes, bool HardwarePopcount>
+PYD2KE_ALWAYS_INLINE void lane_distances(const Lane* pv, const Lane* mv, const unsigned char* masks, std::size_t n,
+                                         std::uint32_t* dist) {
+    constexpr std::size_t lanes = GroupBytes / sizeof(Lane);
+    Lane mask[lanes];
+    std::memcpy(mask, masks, GroupBytes);
+    for (std::size_t l = 0; l < lanes; ++l) {
+        const std::uint64_t p = static_cast<std::uint64_t>(pv[l] & mask[l]);
+        const std::uint64_t m = static_cast<std::uint64_t>(mv[l] & mask[l]);
+#if defined(__GNUC__) || defined(__clang__)
+        if (HardwarePopcount) {
+            dist[l] = static_cast<std::uint32_t>(n + __builtin_popcountll(p) - __builtin_popcountll(m));
+            continue;
+        }
+#endif
+        dist[l] = static_cast<std::uint32_t>(n + popcount_portable(p) - popcount_portable(m));
+    }
+}
+
+// The reference lane kernel: plain C++ on arrays, the textbook formulation
+// (the SIMD kernels use an equivalent one with fewer operations, so the two
+// check each other).
 template <class Lane>
-inline void myers_lanes_portable(const unsigned char* peq, const std::uint32_t* ids, std::size_t n,
-                                 unsigned char* pv_out, unsigned char* mv_out) {
-    constexpr std::size_t kLaneGroupBytes = kPortableGroupBytes;
-    constexpr std::size_t lanes = kLaneGroupBytes / sizeof(Lane);
+inline void myers_lanes_portable(const unsigned char* peq, const unsigned char* masks, const std::uint32_t* ids,
+                                 std::size_t n, std::uint32_t* dist) {
+    constexpr std::size_t group_bytes = kPortableGroupBytes;
+    constexpr std::size_t lanes = group_bytes / sizeof(Lane);
     Lane pv[lanes], mv[lanes], eq[lanes];
     for (std::size_t l = 0; l < lanes; ++l) {
         pv[l] = static_cast<Lane>(~Lane{0});
         mv[l] = 0;
     }
     for (std::size_t t = 0; t < n; ++t) {
-        std::memcpy(eq, peq + static_cast<std::size_t>(ids[t]) * kLaneGroupBytes, kLaneGroupBytes);
+        std::memcpy(eq, peq + static_cast<std::size_t>(ids[t]) * group_bytes, group_bytes);
         for (std::size_t l = 0; l < lanes; ++l) {
             const Lane x = static_cast<Lane>(eq[l] | mv[l]);
             const Lane d0 = static_cast<Lane>(static_cast<Lane>(static_cast<Lane>((x & pv[l]) + pv[l]) ^ pv[l]) | x);
@@ -54,8 +87,7 @@ inline void myers_lanes_portable(const unsigned char* peq, const std::uint32_t* 
             mv[l] = static_cast<Lane>(hp & d0);
         }
     }
-    std::memcpy(pv_out, pv, kLaneGroupBytes);
-    std::memcpy(mv_out, mv, kLaneGroupBytes);
+    lane_distances<Lane, group_bytes, false>(pv, mv, masks, n, dist);
 }
 
 #if PYD2KE_X86_DISPATCH
@@ -63,19 +95,19 @@ inline void myers_lanes_portable(const unsigned char* peq, const std::uint32_t* 
 // (one vector type wider than the ISA's would make GCC spill it to the
 // stack). Always inlined into the per-ISA entry points below, so that each
 // copy is compiled with that entry point's instruction set.
-template <class Lane, std::size_t VecBytes>
-PYD2KE_ALWAYS_INLINE void myers_lanes_vector(const unsigned char* peq, const std::uint32_t* ids,
-                                             std::size_t n, unsigned char* pv_out, unsigned char* mv_out) {
+template <class Lane, std::size_t VecBytes, bool HardwarePopcount>
+PYD2KE_ALWAYS_INLINE void myers_lanes_vector(const unsigned char* peq, const unsigned char* masks,
+                                             const std::uint32_t* ids, std::size_t n, std::uint32_t* dist) {
     typedef Lane V __attribute__((vector_size(VecBytes)));
     constexpr std::size_t k_regs = kRegistersPerGroup;
-    constexpr std::size_t kLaneGroupBytes = VecBytes * k_regs;
+    constexpr std::size_t group_bytes = VecBytes * k_regs;
     V pv[k_regs], mv[k_regs];
     for (std::size_t k = 0; k < k_regs; ++k) {
         pv[k] = ~V{};
         mv[k] = V{};
     }
     for (std::size_t t = 0; t < n; ++t) {
-        const unsigned char* row = peq + static_cast<std::size_t>(ids[t]) * kLaneGroupBytes;
+        const unsigned char* row = peq + static_cast<std::size_t>(ids[t]) * group_bytes;
         for (std::size_t k = 0; k < k_regs; ++k) {
             V eq;
             std::memcpy(&eq, row + k * VecBytes, VecBytes);
@@ -93,43 +125,38 @@ PYD2KE_ALWAYS_INLINE void myers_lanes_vector(const unsigned char* peq, const std
             mv[k] = d0 & ~not_hp;
         }
     }
+    alignas(64) Lane pv_lanes[group_bytes / sizeof(Lane)];
+    alignas(64) Lane mv_lanes[group_bytes / sizeof(Lane)];
     for (std::size_t k = 0; k < k_regs; ++k) {
-        std::memcpy(pv_out + k * VecBytes, &pv[k], VecBytes);
-        std::memcpy(mv_out + k * VecBytes, &mv[k], VecBytes);
+        std::memcpy(reinterpret_cast<unsigned char*>(pv_lanes) + k * VecBytes, &pv[k], VecBytes);
+        std::memcpy(reinterpret_cast<unsigned char*>(mv_lanes) + k * VecBytes, &mv[k], VecBytes);
     }
+    lane_distances<Lane, group_bytes, HardwarePopcount>(pv_lanes, mv_lanes, masks, n, dist);
 }
-#endif
 
-#define PYD2KE_DEFINE_LANES_KERNELS(target_attribute, vec_bytes)                                             \
-    target_attribute inline void lanes_u8(const unsigned char* peq, const std::uint32_t* ids,       \
-                                          std::size_t n, unsigned char* pv, unsigned char* mv) {   \
-        myers_lanes_vector<std::uint8_t, vec_bytes>(peq, ids, n, pv, mv);                                \
-    }                                                                                               \
-    target_attribute inline void lanes_u16(const unsigned char* peq, const std::uint32_t* ids,      \
-                                           std::size_t n, unsigned char* pv, unsigned char* mv) {  \
-        myers_lanes_vector<std::uint16_t, vec_bytes>(peq, ids, n, pv, mv);                               \
-    }                                                                                               \
-    target_attribute inline void lanes_u32(const unsigned char* peq, const std::uint32_t* ids,      \
-                                           std::size_t n, unsigned char* pv, unsigned char* mv) {  \
-        myers_lanes_vector<std::uint32_t, vec_bytes>(peq, ids, n, pv, mv);                               \
-    }                                                                                               \
-    target_attribute inline void lanes_u64(const unsigned char* peq, const std::uint32_t* ids,      \
-                                           std::size_t n, unsigned char* pv, unsigned char* mv) {  \
-        myers_lanes_vector<std::uint64_t, vec_bytes>(peq, ids, n, pv, mv);                               \
+#define PYD2KE_DEFINE_LANE_KERNEL(name, lane, target_attribute, vec_bytes, hardware_popcount)          \
+    target_attribute inline void name(const unsigned char* peq, const unsigned char* masks,            \
+                                      const std::uint32_t* ids, std::size_t n, std::uint32_t* dist) { \
+        myers_lanes_vector<lane, vec_bytes, hardware_popcount>(peq, masks, ids, n, dist);             \
     }
+#define PYD2KE_DEFINE_LANE_KERNELS(target_attribute, vec_bytes, hardware_popcount)                       \
+    PYD2KE_DEFINE_LANE_KERNEL(lanes_u8, std::uint8_t, target_attribute, vec_bytes, hardware_popcount)   \
+    PYD2KE_DEFINE_LANE_KERNEL(lanes_u16, std::uint16_t, target_attribute, vec_bytes, hardware_popcount) \
+    PYD2KE_DEFINE_LANE_KERNEL(lanes_u32, std::uint32_t, target_attribute, vec_bytes, hardware_popcount) \
+    PYD2KE_DEFINE_LANE_KERNEL(lanes_u64, std::uint64_t, target_attribute, vec_bytes, hardware_popcount)
 
-#if PYD2KE_X86_DISPATCH
 namespace simd_sse2 {
-PYD2KE_DEFINE_LANES_KERNELS(PYD2KE_TARGET("sse2"), 16)
+PYD2KE_DEFINE_LANE_KERNELS(PYD2KE_TARGET("sse2"), 16, false)
 }
 namespace simd_avx2 {
-PYD2KE_DEFINE_LANES_KERNELS(PYD2KE_TARGET("avx2"), 32)
+PYD2KE_DEFINE_LANE_KERNELS(PYD2KE_TARGET("avx2,popcnt"), 32, true)
 }
 namespace simd_avx512 {
-PYD2KE_DEFINE_LANES_KERNELS(PYD2KE_TARGET("avx512f,avx512bw"), 64)
+PYD2KE_DEFINE_LANE_KERNELS(PYD2KE_TARGET("avx512f,avx512bw,popcnt"), 64, true)
 }
+#undef PYD2KE_DEFINE_LANE_KERNELS
+#undef PYD2KE_DEFINE_LANE_KERNEL
 #endif
-#undef PYD2KE_DEFINE_LANES_KERNELS
 
 // Kernels for 1-, 2-, 4- and 8-byte lanes (index = log2 of the lane bytes)
 // and the width of their lane groups.
@@ -142,11 +169,14 @@ inline LanesKernels lanes_kernels(SimdLevel level) {
     switch (level) {
 #if PYD2KE_X86_DISPATCH
         case SimdLevel::avx512:
-            return {{simd_avx512::lanes_u8, simd_avx512::lanes_u16, simd_avx512::lanes_u32, simd_avx512::lanes_u64}, 64 * kRegistersPerGroup};
+            return {{simd_avx512::lanes_u8, simd_avx512::lanes_u16, simd_avx512::lanes_u32, simd_avx512::lanes_u64},
+                    64 * kRegistersPerGroup};
         case SimdLevel::avx2:
-            return {{simd_avx2::lanes_u8, simd_avx2::lanes_u16, simd_avx2::lanes_u32, simd_avx2::lanes_u64}, 32 * kRegistersPerGroup};
+            return {{simd_avx2::lanes_u8, simd_avx2::lanes_u16, simd_avx2::lanes_u32, simd_avx2::lanes_u64},
+                    32 * kRegistersPerGroup};
         case SimdLevel::sse2:
-            return {{simd_sse2::lanes_u8, simd_sse2::lanes_u16, simd_sse2::lanes_u32, simd_sse2::lanes_u64}, 16 * kRegistersPerGroup};
+            return {{simd_sse2::lanes_u8, simd_sse2::lanes_u16, simd_sse2::lanes_u32, simd_sse2::lanes_u64},
+                    16 * kRegistersPerGroup};
 #endif
         default:
             return {{myers_lanes_portable<std::uint8_t>, myers_lanes_portable<std::uint16_t>,

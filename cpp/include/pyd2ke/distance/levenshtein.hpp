@@ -69,6 +69,7 @@ public:
     struct Scratch {
         std::vector<std::uint32_t> ids;
     };
+    static constexpr bool integer_distances = true;
 
     explicit LevenshteinBatch(const std::vector<TextView>& patterns, SimdLevel level = detect_simd_level())
         : n_patterns_(patterns.size()), level_(level), kernels_(detail::lanes_kernels(level)) {
@@ -92,16 +93,11 @@ public:
         visit_text(text, [&](auto p, std::size_t n) { symbols_.map(p, n, scratch.ids); });
         const std::uint32_t* ids = scratch.ids.data();
         const std::size_t n = scratch.ids.size();
-        alignas(64) unsigned char pv[detail::kMaxGroupBytes];
-        alignas(64) unsigned char mv[detail::kMaxGroupBytes];
+        std::uint32_t dist[detail::kMaxGroupBytes];
         for (const detail::LaneGroup& g : groups_) {
-            kernels_.by_log2_lane_bytes[g.log2_lane_bytes](peq_[g.peq_offset].bytes, ids, n, pv, mv);
-            for (std::size_t l = 0; l < g.pattern.size(); ++l) {
-                const std::uint64_t mask = detail::low_bits_mask(g.length[l]);
-                const std::uint64_t p = detail::read_lane(pv, g.log2_lane_bytes, l) & mask;
-                const std::uint64_t m = detail::read_lane(mv, g.log2_lane_bytes, l) & mask;
-                out[g.pattern[l]] = static_cast<Out>(n + detail::popcount64(p) - detail::popcount64(m));
-            }
+            kernels_.by_log2_lane_bytes[g.log2_lane_bytes](peq_[g.peq_offset].bytes, masks_[g.mask_offset].bytes,
+                                                           ids, n, dist);
+            for (std::size_t l = 0; l < g.pattern.size(); ++l) out[g.pattern[l]] = static_cast<Out>(dist[l]);
         }
         for (std::size_t k = 0; k < long_patterns_.size(); ++k)
             out[long_pattern_index_[k]] = static_cast<Out>(long_patterns_[k].distance(ids, n));
@@ -142,8 +138,10 @@ private:
                 detail::LaneGroup g;
                 g.log2_lane_bytes = log2_bytes;
                 g.peq_offset = peq_.size();
+                g.mask_offset = masks_.size();
                 groups_.push_back(g);
                 peq_.resize(peq_.size() + rows * lines_per_row, detail::CacheLine{});
+                masks_.resize(masks_.size() + lines_per_row, detail::CacheLine{});
             }
             detail::LaneGroup& g = groups_.back();
             const std::size_t lane = g.pattern.size();
@@ -153,8 +151,9 @@ private:
                 unsigned char* row = peq_[g.peq_offset].bytes + ids[j][i] * group_bytes;
                 row[lane * lane_bytes + i / 8] |= static_cast<unsigned char>(1u << (i % 8));
             }
+            unsigned char* mask = masks_[g.mask_offset].bytes + lane * lane_bytes;
+            for (std::size_t i = 0; i < m; ++i) mask[i / 8] |= static_cast<unsigned char>(1u << (i % 8));
             g.pattern.push_back(j);
-            g.length.push_back(static_cast<std::uint32_t>(m));
         }
     }
 
@@ -163,6 +162,7 @@ private:
     detail::LanesKernels kernels_;
     detail::SymbolTable symbols_;
     std::vector<detail::CacheLine> peq_;
+    std::vector<detail::CacheLine> masks_;
     std::vector<detail::LaneGroup> groups_;
     std::vector<detail::MyersPattern> long_patterns_;
     std::vector<std::uint32_t> long_pattern_index_;
