@@ -1,8 +1,11 @@
-"""RSE accuracy on StatLog DNA (published 2000/1186 split) against R, D_max
-and the sampler. For every configuration the SVM's C is chosen by 3-fold
-cross-validation on the training part only; the test part is used once.
+"""RSE accuracy on StatLog DNA (published 2000/1186 split) against the
+sampler, D_max and R. In every row the SVM's C (and, with --search, D_max) is
+chosen by 3-fold cross-validation on the training part only; the test part
+is scored once per row.
 
-    python benchmarks/dna_accuracy.py [--n-components 8192] [--sweep-r]
+    python benchmarks/dna_accuracy.py --samplers ss --max-lengths 60,90,120 --search
+    python benchmarks/dna_accuracy.py                       # one row per sampler and D_max
+    python benchmarks/dna_accuracy.py --samplers ss --max-lengths 120 --n-components 256,1024,4096,8192
 """
 
 import argparse
@@ -18,39 +21,45 @@ from sklearn.svm import LinearSVC
 from pyd2ke import RandomStringEmbedding
 from pyd2ke.datasets import load_statlog_dna
 
-C_GRID = [1e-4, 1e-3, 1e-2]
+C_GRID = [3e-4, 1e-3, 3e-3]
+MAX_LENGTH_GRID = [10, 30, 60, 90, 120]
 
 
-def evaluate(data, n_components, sampler, max_length, kernel="soft"):
+def search(data, n_components, sampler, max_lengths, kernel="soft"):
     pipe = make_pipeline(
-        RandomStringEmbedding(n_components, sampler=sampler, max_length=max_length, kernel=kernel, random_state=0),
+        RandomStringEmbedding(n_components, sampler=sampler, kernel=kernel, random_state=0),
         StandardScaler(),
         LinearSVC(),
     )
-    search = GridSearchCV(pipe, {"linearsvc__C": C_GRID}, cv=StratifiedKFold(3, shuffle=True, random_state=0))
+    grid = {"randomstringembedding__max_length": max_lengths, "linearsvc__C": C_GRID}
+    gs = GridSearchCV(pipe, grid, cv=StratifiedKFold(3, shuffle=True, random_state=0))
     t0 = time.perf_counter()
-    search.fit(data.X_train, data.y_train)
-    accuracy = search.score(data.X_test, data.y_test)
-    return search.best_params_["linearsvc__C"], search.best_score_, accuracy, time.perf_counter() - t0
+    gs.fit(data.X_train, data.y_train)
+    accuracy = gs.score(data.X_test, data.y_test)
+    best = gs.best_params_
+    return (best["randomstringembedding__max_length"], best["linearsvc__C"], gs.best_score_, accuracy,
+            time.perf_counter() - t0)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n-components", type=int, default=8192)
+    parser.add_argument("--n-components", default="4096", help="comma-separated values of R")
     parser.add_argument("--samplers", default="rf,rfd,ss,bss")
-    parser.add_argument("--max-lengths", default="10,30,60")
-    parser.add_argument("--sweep-r", action="store_true", help="also sweep R for ss, D_max=60")
+    parser.add_argument("--max-lengths", default=",".join(map(str, MAX_LENGTH_GRID)))
+    parser.add_argument("--search", action="store_true", help="choose D_max among --max-lengths by CV")
+    parser.add_argument("--kernel", default="soft")
     args = parser.parse_args()
     warnings.simplefilter("ignore", ConvergenceWarning)
     data = load_statlog_dna()
-    print("| sampler | D_max | R | kernel | C (CV) | CV accuracy | test accuracy | search time s |")
+    max_lengths = [int(v) for v in args.max_lengths.split(",")]
+    print("| sampler | R | kernel | D_max (CV) | C (CV) | CV accuracy | test accuracy | search time s |")
     print("|---|---|---|---|---|---|---|---|")
-    configs = [(s, int(d), args.n_components) for s in args.samplers.split(",") for d in args.max_lengths.split(",")]
-    if args.sweep_r:
-        configs += [("ss", 60, r) for r in (256, 1024, 4096) if r != args.n_components]
-    for sampler, max_length, r in configs:
-        C, cv, acc, seconds = evaluate(data, r, sampler, max_length)
-        print(f"| {sampler} | {max_length} | {r} | soft | {C:g} | {cv:.4f} | {acc:.4f} | {seconds:.0f} |", flush=True)
+    grids = [max_lengths] if args.search else [[m] for m in max_lengths]
+    rows = [(s, int(r), g) for r in args.n_components.split(",") for s in args.samplers.split(",") for g in grids]
+    for sampler, r, grid in rows:
+        d_max, C, cv, acc, seconds = search(data, r, sampler, grid, args.kernel)
+        print(f"| {sampler} | {r} | {args.kernel} | {d_max} | {C:g} | {cv:.4f} | {acc:.4f} | {seconds:.0f} |",
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -17,18 +17,16 @@ using pyd2ke_bindings::text_views;
 
 namespace {
 
-// Patterns of a LevenshteinBatch: a Python-side copy of the list keeps the
-// string buffers alive as long as the batch.
+// A LevenshteinBatch over Python strings (the batch copies the patterns).
 class PyLevenshteinBatch {
 public:
-    PyLevenshteinBatch(py::list patterns, const std::string& simd)
-        : patterns_(py::list(patterns)) {
+    PyLevenshteinBatch(py::list patterns, const std::string& simd) {
         const pyd2ke::SimdLevel level = pyd2ke::simd_level_from_name(simd);
         if (static_cast<int>(level) < 0 || level > pyd2ke::detect_simd_level())
             throw py::value_error("simd='" + simd + "' is not available on this CPU; choose from " +
                                   py::str(py::cast(supported())).cast<std::string>());
-        std::vector<pyd2ke::TextView> views = text_views(patterns_, "patterns");
-        batch_ = std::make_unique<pyd2ke::LevenshteinBatch>(views, level);
+        const pyd2ke_bindings::TextList texts = text_views(patterns, "patterns");
+        batch_ = std::make_unique<pyd2ke::LevenshteinBatch>(texts.views, level);
     }
 
     std::size_t size() const { return batch_->size(); }
@@ -37,19 +35,19 @@ public:
     // Distances (n_texts, n_patterns) written into `out`.
     template <class T>
     void distances_into(py::list texts, py::array_t<T, py::array::c_style> out, int n_threads) const {
-        const std::vector<pyd2ke::TextView> views = text_views(texts, "X");
-        check_out(out, views.size());
+        const pyd2ke_bindings::TextList x = text_views(texts, "X");
+        check_out(out, x.views.size());
         T* data = out.mutable_data();
         py::gil_scoped_release release;
-        pyd2ke::d2ke_distances(*batch_, views, data, n_threads);
+        pyd2ke::d2ke_distances(*batch_, x.views, data, n_threads);
     }
 
     // D2KE features (n_texts, n_patterns) written into `out`.
     template <class T>
     void features_into(py::list texts, double gamma, const std::string& kernel,
                        py::array_t<T, py::array::c_style> out, int n_threads) const {
-        const std::vector<pyd2ke::TextView> views = text_views(texts, "X");
-        check_out(out, views.size());
+        const pyd2ke_bindings::TextList x = text_views(texts, "X");
+        check_out(out, x.views.size());
         pyd2ke::D2KEKernel k;
         if (kernel == "soft")
             k = pyd2ke::D2KEKernel::soft;
@@ -59,7 +57,7 @@ public:
             throw py::value_error("kernel must be 'soft' or 'direct', got '" + kernel + "'");
         T* data = out.mutable_data();
         py::gil_scoped_release release;
-        pyd2ke::d2ke_features(*batch_, views, gamma, k, data, n_threads);
+        pyd2ke::d2ke_features(*batch_, x.views, gamma, k, data, n_threads);
     }
 
     static std::vector<std::string> supported() {
@@ -78,7 +76,6 @@ private:
         if (!out.writeable()) throw py::value_error("out must be writeable");
     }
 
-    py::list patterns_;
     std::unique_ptr<pyd2ke::LevenshteinBatch> batch_;
 };
 
@@ -86,7 +83,7 @@ std::size_t levenshtein_pair(py::object a, py::object b, const std::string& algo
     py::list both;
     both.append(a);
     both.append(b);
-    const std::vector<pyd2ke::TextView> v = text_views(both, "strings");
+    const std::vector<pyd2ke::TextView> v = text_views(both, "strings").views;
     if (algorithm == "reference") return pyd2ke::levenshtein_reference(v[0], v[1]);
     if (algorithm == "blocked") return pyd2ke::levenshtein(v[0], v[1], pyd2ke::MyersVariant::blocked);
     if (algorithm == "auto") return pyd2ke::levenshtein(v[0], v[1]);
@@ -103,13 +100,13 @@ void bind_strings(py::module_& m) {
         .def(py::init<py::list, const std::string&>(), py::arg("patterns"), py::arg("simd") = "auto")
         .def("__len__", &PyLevenshteinBatch::size)
         .def_property_readonly("simd_level", &PyLevenshteinBatch::simd_level)
-        .def("distances_into", &PyLevenshteinBatch::distances_into<double>, py::arg("texts"), py::arg("out"),
+        .def("distances_into", &PyLevenshteinBatch::distances_into<double>, py::arg("texts"), py::arg("out").noconvert(),
              py::arg("n_threads"))
-        .def("distances_into", &PyLevenshteinBatch::distances_into<float>, py::arg("texts"), py::arg("out"),
+        .def("distances_into", &PyLevenshteinBatch::distances_into<float>, py::arg("texts"), py::arg("out").noconvert(),
              py::arg("n_threads"))
         .def("features_into", &PyLevenshteinBatch::features_into<double>, py::arg("texts"), py::arg("gamma"),
-             py::arg("kernel"), py::arg("out"), py::arg("n_threads"))
+             py::arg("kernel"), py::arg("out").noconvert(), py::arg("n_threads"))
         .def("features_into", &PyLevenshteinBatch::features_into<float>, py::arg("texts"), py::arg("gamma"),
-             py::arg("kernel"), py::arg("out"), py::arg("n_threads"))
+             py::arg("kernel"), py::arg("out").noconvert(), py::arg("n_threads"))
         .def_static("supported_simd_levels", &PyLevenshteinBatch::supported);
 }

@@ -14,22 +14,34 @@ namespace pyd2ke_bindings {
 
 namespace py = pybind11;
 
-// A list of str or bytes (not mixed) as TextViews into the objects' own
-// buffers: no copy, whatever the size of the strings.
-inline std::vector<pyd2ke::TextView> text_views(const py::list& items, const char* name) {
+// Strings as TextViews into the objects' own buffers (no copy, whatever
+// their size). `owner` is a private shallow copy of the list: it keeps every
+// string alive while the GIL is released, even if another thread empties
+// the caller's list meanwhile.
+struct TextList {
+    py::list owner;
     std::vector<pyd2ke::TextView> views;
-    views.reserve(items.size());
+};
+
+// A list of str or bytes (not mixed).
+inline TextList text_views(const py::list& items, const char* name) {
+    TextList out{py::reinterpret_steal<py::list>(PySequence_List(items.ptr())), {}};
+    if (!out.owner) throw py::error_already_set();
+    out.views.reserve(out.owner.size());
     int kind_seen = 0;  // 1: str, 2: bytes
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        PyObject* obj = PySequence_Fast_GET_ITEM(items.ptr(), static_cast<Py_ssize_t>(i));
+    for (std::size_t i = 0; i < out.owner.size(); ++i) {
+        PyObject* obj = PyList_GET_ITEM(out.owner.ptr(), static_cast<Py_ssize_t>(i));
         int kind = 0;
         if (PyUnicode_Check(obj)) {
             kind = 1;
-            views.emplace_back(PyUnicode_DATA(obj), static_cast<std::size_t>(PyUnicode_GET_LENGTH(obj)),
-                               static_cast<unsigned char>(PyUnicode_KIND(obj)));
+#if PY_VERSION_HEX < 0x030C0000
+            if (PyUnicode_READY(obj) != 0) throw py::error_already_set();
+#endif
+            out.views.emplace_back(PyUnicode_DATA(obj), static_cast<std::size_t>(PyUnicode_GET_LENGTH(obj)),
+                                   static_cast<unsigned char>(PyUnicode_KIND(obj)));
         } else if (PyBytes_Check(obj)) {
             kind = 2;
-            views.emplace_back(PyBytes_AS_STRING(obj), static_cast<std::size_t>(PyBytes_GET_SIZE(obj)), 1);
+            out.views.emplace_back(PyBytes_AS_STRING(obj), static_cast<std::size_t>(PyBytes_GET_SIZE(obj)), 1);
         } else {
             throw py::type_error(std::string(name) + "[" + std::to_string(i) + "] is " +
                                  Py_TYPE(obj)->tp_name + ", expected str or bytes");
@@ -39,7 +51,7 @@ inline std::vector<pyd2ke::TextView> text_views(const py::list& items, const cha
                                  "); pass all str or all bytes");
         kind_seen = kind;
     }
-    return views;
+    return out;
 }
 
 }  // namespace pyd2ke_bindings

@@ -10,8 +10,9 @@ baseline.
 import argparse
 import sys
 import time
+import warnings
 
-import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
@@ -22,13 +23,15 @@ from . import RandomStringEmbedding, build_info
 from .datasets import load_statlog_dna
 from .distances import pairwise_distances
 
-# Chosen by 5-fold cross-validation on the 2000 training strings only
-# (python -m pyd2ke --search reproduces the search).
-DNA_PARAMS = {"sampler": "ss", "max_length": 60, "gamma_scale": 1.0, "C": 1e-4}
+# Chosen by 3-fold cross-validation on the 2000 training strings only, with
+# R = 4096 (python -m pyd2ke --search repeats that search). Random strings
+# longer than the 60-symbol inputs matter: with D_max = 120 the substring
+# sampler often returns whole training strings, whose global alignment to an
+# input keeps the position of the splice site.
+DNA_PARAMS = {"sampler": "ss", "max_length": 120, "C": 1e-3}
 DNA_GRID = {
-    "randomstringembedding__sampler": ["ss", "bss"],
-    "randomstringembedding__max_length": [30, 60],
-    "linearsvc__C": [1e-5, 1e-4, 1e-3],
+    "randomstringembedding__max_length": [60, 90, 120],
+    "linearsvc__C": [3e-4, 1e-3, 3e-3],
 }
 
 
@@ -69,20 +72,24 @@ def run_strings(args):
         search = GridSearchCV(
             _rse_pipeline(args.n_components, params["sampler"], params["max_length"], params["C"], args.n_jobs),
             DNA_GRID,
-            cv=StratifiedKFold(5, shuffle=True, random_state=0),
-            n_jobs=1,
+            cv=StratifiedKFold(3, shuffle=True, random_state=0),
         )
         t0 = time.perf_counter()
-        search.fit(data.X_train, data.y_train)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            search.fit(data.X_train, data.y_train)
         best = search.best_params_
-        params.update(sampler=best["randomstringembedding__sampler"],
-                      max_length=best["randomstringembedding__max_length"], C=best["linearsvc__C"])
+        params.update(max_length=best["randomstringembedding__max_length"], C=best["linearsvc__C"])
         print(f"CV search on the training set ({time.perf_counter() - t0:.1f} s): {params}, "
               f"CV accuracy {search.best_score_:.4f}")
     rows = []
     t0 = time.perf_counter()
     model = _rse_pipeline(args.n_components, params["sampler"], params["max_length"], params["C"], args.n_jobs)
-    model.fit(data.X_train, data.y_train)
+    with warnings.catch_warnings():
+        # liblinear stops at max_iter short of full convergence at this C; the
+        # parameters were chosen (and the accuracy measured) with that default.
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(data.X_train, data.y_train)
     fit_time = time.perf_counter() - t0
     t0 = time.perf_counter()
     accuracy = model.score(data.X_test, data.y_test)
@@ -99,7 +106,7 @@ TASKS = {"strings": run_strings}
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m pyd2ke", description=__doc__.splitlines()[0])
     parser.add_argument("--task", choices=sorted(TASKS), default="strings")
-    parser.add_argument("--n-components", type=int, default=8192, help="number of random objects R")
+    parser.add_argument("--n-components", type=int, default=4096, help="number of random objects R")
     parser.add_argument("--n-jobs", type=int, default=None, help="threads (default: all cores)")
     parser.add_argument("--search", action="store_true", help="choose parameters by CV on the training set")
     args = parser.parse_args(argv)

@@ -161,3 +161,22 @@ def test_pipeline_and_grid_search():
     search.fit(X, y)
     assert search.best_score_ > 0.6
     assert search.predict(X[:5]).shape == (5,)
+
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+
+@given(
+    fit=st.lists(st.text(alphabet="ACGTé\U0001f600", min_size=1, max_size=30), min_size=1, max_size=20),
+    texts=st.lists(st.text(alphabet="ACGTXé\U0001f600", max_size=90), min_size=1, max_size=10),
+    sampler=st.sampled_from(["rf", "rfd", "ss", "bss"]),
+    max_length=st.sampled_from([1, 8, 9, 16, 17, 64, 65, 100]),
+    kernel=st.sampled_from(["soft", "direct"]),
+)
+def test_rse_matches_reference_formula(fit, texts, sampler, max_length, kernel):
+    rse = RandomStringEmbedding(24, sampler=sampler, max_length=max_length, kernel=kernel, random_state=0)
+    Z = rse.fit(fit).transform(texts)
+    D = levenshtein_matrix(texts, rse.random_objects_)
+    expected = (np.exp(-rse.gamma_ * D) if kernel == "soft" else D) / np.sqrt(24)
+    np.testing.assert_allclose(Z, expected, rtol=1e-13, atol=0)

@@ -60,6 +60,12 @@ void test_pairs() {
     CHECK(pyd2ke::levenshtein(std::string(""), std::string("abc")) == 3);
     CHECK(pyd2ke::levenshtein(std::string(""), std::string("")) == 0);
     CHECK(pyd2ke::levenshtein(std::u32string(U"\U0001F600ab"), std::u32string(U"ab")) == 1);
+    // Iterator pairs over any integral symbols; chars above 127 stay bytes.
+    const std::vector<int> u{1, 2, 3, 4}, v{1, 3, 4, 5};
+    CHECK(pyd2ke::levenshtein(u.begin(), u.end(), v.begin(), v.end()) == 2);
+    const std::string hi("\xe9t\xe9");
+    const std::u32string hi32(U"\u00e9t\u00e9");
+    CHECK(pyd2ke::levenshtein(hi.begin(), hi.end(), hi32.begin(), hi32.end()) == 0);
 }
 
 void test_batch(pyd2ke::SimdLevel level) {

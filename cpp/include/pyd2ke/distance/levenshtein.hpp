@@ -18,6 +18,8 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "../core/cpu_features.hpp"
@@ -61,6 +63,22 @@ inline std::size_t levenshtein(const TextView& a, const TextView& b,
                                             : myers.distance(text_ids.data(), text_ids.size());
 }
 
+// Iterator-pair overload for any sequences of integral symbols (chars are
+// read as unsigned, like TextView's bytes).
+template <class It1, class It2, class = std::enable_if_t<!std::is_convertible<It1, TextView>::value>>
+std::size_t levenshtein(It1 first1, It1 last1, It2 first2, It2 last2) {
+    auto widen = [](auto first, auto last) {
+        std::vector<std::uint32_t> out;
+        for (; first != last; ++first) {
+            using Symbol = std::decay_t<decltype(*first)>;
+            out.push_back(static_cast<std::uint32_t>(static_cast<std::make_unsigned_t<Symbol>>(*first)));
+        }
+        return out;
+    };
+    const std::vector<std::uint32_t> a = widen(first1, last1), b = widen(first2, last2);
+    return levenshtein(TextView(a), TextView(b));
+}
+
 // Distances from one text to each of a fixed set of patterns. Build once,
 // then call distances() from any number of threads, each with its own Scratch.
 class LevenshteinBatch {
@@ -72,17 +90,7 @@ public:
     static constexpr bool integer_distances = true;
 
     explicit LevenshteinBatch(const std::vector<TextView>& patterns, SimdLevel level = detect_simd_level())
-        : n_patterns_(patterns.size()), level_(level), kernels_(detail::lanes_kernels(level)) {
-        if (static_cast<int>(level) < 0 || level > detect_simd_level())
-            throw std::invalid_argument("LevenshteinBatch: this CPU cannot run the requested SIMD level");
-        std::vector<std::vector<std::uint32_t>> ids(patterns.size());
-        for (std::size_t j = 0; j < patterns.size(); ++j)
-            visit_text(patterns[j], [&](auto p, std::size_t n) {
-                ids[j].resize(n);
-                for (std::size_t i = 0; i < n; ++i) ids[j][i] = symbols_.add(p[i]);
-            });
-        build_lane_groups(ids);
-    }
+        : LevenshteinBatch(encode(patterns), checked(level)) {}
 
     std::size_t size() const { return n_patterns_; }
     SimdLevel simd_level() const { return level_; }
@@ -91,17 +99,7 @@ public:
     template <class Out>
     void distances(const TextView& text, Out* out, Scratch& scratch) const {
         visit_text(text, [&](auto p, std::size_t n) { symbols_.map(p, n, scratch.ids); });
-        const std::uint32_t* ids = scratch.ids.data();
-        const std::size_t n = scratch.ids.size();
-        std::uint32_t dist[detail::kMaxGroupBytes];
-        for (const detail::LaneGroup& g : groups_) {
-            kernels_.by_log2_lane_bytes[g.log2_lane_bytes](peq_[g.peq_offset].bytes, masks_[g.mask_offset].bytes,
-                                                           ids, n, dist);
-            for (std::size_t l = 0; l < g.pattern.size(); ++l) out[g.pattern[l]] = static_cast<Out>(dist[l]);
-        }
-        for (std::size_t k = 0; k < long_patterns_.size(); ++k)
-            out[long_pattern_index_[k]] = static_cast<Out>(long_patterns_[k].distance(ids, n));
-        for (std::uint32_t j : empty_patterns_) out[j] = static_cast<Out>(n);
+        packed_.distances(scratch.ids.data(), scratch.ids.size(), out);
     }
 
     template <class Out>
@@ -111,62 +109,39 @@ public:
     }
 
 private:
-    void build_lane_groups(const std::vector<std::vector<std::uint32_t>>& ids) {
-        // Sorting by length puts patterns that need the same lane width together.
-        std::vector<std::uint32_t> order(ids.size());
-        std::iota(order.begin(), order.end(), 0u);
-        std::stable_sort(order.begin(), order.end(),
-                         [&](std::uint32_t a, std::uint32_t b) { return ids[a].size() < ids[b].size(); });
-        const std::size_t rows = symbols_.rows();
-        const std::size_t group_bytes = kernels_.group_bytes;
-        const std::size_t lines_per_row = group_bytes / sizeof(detail::CacheLine);
-        for (std::uint32_t j : order) {
-            const std::size_t m = ids[j].size();
-            if (m == 0) {
-                empty_patterns_.push_back(j);
-                continue;
-            }
-            if (m > 64) {
-                long_patterns_.emplace_back(ids[j].data(), m, rows);
-                long_pattern_index_.push_back(j);
-                continue;
-            }
-            const int log2_bytes = detail::log2_lane_bytes_for(m);
-            const std::size_t lanes = group_bytes >> log2_bytes;
-            if (groups_.empty() || groups_.back().log2_lane_bytes != log2_bytes ||
-                groups_.back().pattern.size() == lanes) {
-                detail::LaneGroup g;
-                g.log2_lane_bytes = log2_bytes;
-                g.peq_offset = peq_.size();
-                g.mask_offset = masks_.size();
-                groups_.push_back(g);
-                peq_.resize(peq_.size() + rows * lines_per_row, detail::CacheLine{});
-                masks_.resize(masks_.size() + lines_per_row, detail::CacheLine{});
-            }
-            detail::LaneGroup& g = groups_.back();
-            const std::size_t lane = g.pattern.size();
-            const std::size_t lane_bytes = std::size_t{1} << log2_bytes;
-            for (std::size_t i = 0; i < m; ++i) {
-                // Bit i of lane `lane` (little-endian lanes: byte i / 8 of the lane).
-                unsigned char* row = peq_[g.peq_offset].bytes + ids[j][i] * group_bytes;
-                row[lane * lane_bytes + i / 8] |= static_cast<unsigned char>(1u << (i % 8));
-            }
-            unsigned char* mask = masks_[g.mask_offset].bytes + lane * lane_bytes;
-            for (std::size_t i = 0; i < m; ++i) mask[i / 8] |= static_cast<unsigned char>(1u << (i % 8));
-            g.pattern.push_back(j);
-        }
+    static SimdLevel checked(SimdLevel level) {
+        if (static_cast<int>(level) < 0 || level > detect_simd_level())
+            throw std::invalid_argument("LevenshteinBatch: this CPU cannot run the requested SIMD level");
+        return level;
     }
+
+    // The patterns as symbol ids, and the table that gave the ids.
+    struct Encoded {
+        detail::SymbolTable symbols;
+        std::vector<std::vector<std::uint32_t>> ids;
+    };
+
+    static Encoded encode(const std::vector<TextView>& patterns) {
+        Encoded e;
+        e.ids.resize(patterns.size());
+        for (std::size_t j = 0; j < patterns.size(); ++j)
+            visit_text(patterns[j], [&](auto p, std::size_t n) {
+                e.ids[j].resize(n);
+                for (std::size_t i = 0; i < n; ++i) e.ids[j][i] = e.symbols.add(p[i]);
+            });
+        return e;
+    }
+
+    LevenshteinBatch(Encoded encoded, SimdLevel level)
+        : n_patterns_(encoded.ids.size()),
+          level_(level),
+          symbols_(std::move(encoded.symbols)),
+          packed_(encoded.ids, symbols_.rows(), detail::lanes_kernels(level)) {}
 
     std::size_t n_patterns_;
     SimdLevel level_;
-    detail::LanesKernels kernels_;
     detail::SymbolTable symbols_;
-    std::vector<detail::CacheLine> peq_;
-    std::vector<detail::CacheLine> masks_;
-    std::vector<detail::LaneGroup> groups_;
-    std::vector<detail::MyersPattern> long_patterns_;
-    std::vector<std::uint32_t> long_pattern_index_;
-    std::vector<std::uint32_t> empty_patterns_;
+    detail::PackedPatterns packed_;
 };
 
 }  // namespace pyd2ke
