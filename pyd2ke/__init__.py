@@ -7,6 +7,7 @@ from pathlib import Path
 from . import _core
 from .baselines import RepresentativeSetEmbedding
 from .strings import RandomStringEmbedding
+from .timeseries import RandomWarpingSeries, znormalize
 
 __version__ = _core.build_info()["version"]
 
@@ -28,6 +29,8 @@ def get_cmake_dir():
 
 __all__ = [
     "RandomStringEmbedding",
+    "RandomWarpingSeries",
+    "znormalize",
     "RepresentativeSetEmbedding",
     "build_info",
     "get_cmake_dir",

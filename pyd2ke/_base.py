@@ -15,7 +15,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ._chunks import chunk_bounds
-from ._metrics import get_metric
+from ._metrics import check_metric_params, get_metric
 from ._validation import (
     check_choice,
     check_dtype,
@@ -34,6 +34,10 @@ class BaseD2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
     def _metric_name(self):
         return self.metric
 
+    def _metric_params(self):
+        """Keyword parameters of the distance (e.g. DTW's window)."""
+        return {}
+
     def _draw_random_objects(self, X, rng):  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -43,15 +47,14 @@ class BaseD2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         check_gamma(self.gamma)
         check_dtype(self.dtype)
         effective_n_threads(self.n_jobs)
+        check_metric_params(get_metric(self._metric_name()), self._metric_params())
 
     def _check_objects(self, X, name="X"):
         metric = get_metric(self._metric_name())
-        X, flavour = metric.check(X, name)
-        if hasattr(self, "input_flavour_") and flavour != self.input_flavour_:
-            raise TypeError(
-                f"{name} holds {'bytes' if flavour else 'str'} but the transformer was fitted on "
-                f"{'bytes' if self.input_flavour_ else 'str'}"
-            )
+        X, flavour = metric.check(X, name, check_dtype(self.dtype))
+        fitted = self.__dict__.get("input_flavour_")
+        if fitted is not None and flavour != fitted:
+            raise metric.flavour_error(name, flavour, fitted)
         return X, flavour
 
     def fit(self, X, y=None):
@@ -84,7 +87,7 @@ class BaseD2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         """1 / median distance between fit objects and random objects."""
         if len(X) > _AUTO_GAMMA_SAMPLE:
             pick = rng.choice(len(X), _AUTO_GAMMA_SAMPLE, replace=False)
-            X = [X[i] for i in np.sort(pick)]
+            X, _ = self._check_objects([X[i] for i in np.sort(pick)])
         d = self._distances(X)
         median = float(np.median(d))
         return 1.0 / median if median > 0 else 1.0
@@ -92,7 +95,8 @@ class BaseD2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
     def _engine_for_transform(self):
         engine = self.__dict__.get("_engine")
         if engine is None:
-            engine = get_metric(self._metric_name()).make_engine(self.random_objects_)
+            metric = get_metric(self._metric_name())
+            engine = metric.make_engine(self.random_objects_, self._metric_params(), check_dtype(self.dtype))
             self._engine = engine
         return engine
 

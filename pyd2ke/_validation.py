@@ -114,3 +114,77 @@ def effective_n_threads(n_jobs, name="n_jobs"):
     if n_jobs < 0:
         return max(1, available + 1 + int(n_jobs))
     return int(n_jobs)
+
+
+def check_series(X, name="X", dtype=np.float64):
+    """A non-empty list of time series, each shaped (length,) or (length, channels).
+
+    Lengths may differ; channel counts may not. Returns a PackedSeries of
+    `dtype` (float32 or float64). Raises ValueError naming the series index for
+    empty series, NaN/inf values, 3-D arrays and mixed channel counts, and
+    TypeError for non-numeric data.
+    """
+    from ._series import PackedSeries
+
+    if isinstance(X, PackedSeries):
+        return X.astype(dtype)
+    if isinstance(X, np.ndarray) and X.dtype != object:
+        if X.ndim == 3:  # equal-length collection (n_series, length, channels)
+            X = list(X)
+        elif X.ndim == 2:  # equal-length univariate collection (n_series, length)
+            X = list(X)
+        else:
+            raise ValueError(
+                f"{name} must be a list of series or an array of shape (n_series, length[, channels]), "
+                f"got an array of shape {X.shape}"
+            )
+    elif isinstance(X, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence of time series, got {type(X).__name__}")
+    else:
+        try:
+            X = list(X)
+        except TypeError:
+            raise TypeError(f"{name} must be a sequence of time series, got {type(X).__name__}") from None
+    if len(X) == 0:
+        raise ValueError(f"{name} is empty: at least one series is required")
+    series = []
+    channels = None
+    for i, s in enumerate(X):
+        if isinstance(s, (str, bytes)):
+            raise TypeError(f"{name}[{i}] is {type(s).__name__}, expected a numeric array")
+        a = np.asarray(s)
+        if a.dtype == object or not (np.issubdtype(a.dtype, np.number) or a.dtype == bool):
+            raise TypeError(f"{name}[{i}] has dtype {a.dtype}, expected a numeric array")
+        if np.issubdtype(a.dtype, np.complexfloating):
+            raise TypeError(f"{name}[{i}] is complex; DTW needs real values")
+        if a.ndim == 1:
+            a = a[:, None]
+        elif a.ndim != 2:
+            raise ValueError(f"{name}[{i}] has {a.ndim} dimensions; a series is (length,) or (length, channels)")
+        if a.shape[0] == 0:
+            raise ValueError(f"{name}[{i}] is empty: a series needs at least one step")
+        if a.shape[1] == 0:
+            raise ValueError(f"{name}[{i}] has no channels")
+        if channels is None:
+            channels = a.shape[1]
+        elif a.shape[1] != channels:
+            raise ValueError(f"{name}[{i}] has {a.shape[1]} channels, but {name}[0] has {channels}")
+        series.append(a)
+    packed = PackedSeries.from_list(series, dtype)
+    finite = np.isfinite(packed.values).all(axis=1)
+    if not finite.all():
+        step = int(np.argmin(finite))
+        i = int(np.searchsorted(packed.offsets, step, side="right") - 1)
+        raise ValueError(f"{name}[{i}] contains NaN or infinity (at step {step - packed.offsets[i]})")
+    return packed
+
+
+def check_window(window, name="window"):
+    """None (no window) or a non-negative integer; returned as -1 for None."""
+    if window is None:
+        return -1
+    if isinstance(window, (bool, np.bool_)) or not isinstance(window, numbers.Integral):
+        raise TypeError(f"{name} must be None or a non-negative integer, got {window!r}")
+    if window < 0:
+        raise ValueError(f"{name} must be >= 0 (or None for no window), got {window}")
+    return int(window)

@@ -22,7 +22,10 @@ class RepresentativeSetEmbedding(BaseD2KE):
         Number of representatives R. When the fit data has fewer objects, all
         of them are used (with a warning).
     metric : str, default="levenshtein"
-        A built-in distance (see ``pyd2ke.distances.pairwise_distances``).
+        A built-in distance (see ``pyd2ke.distances.pairwise_distances``):
+        "levenshtein" for strings, "dtw" for time series.
+    metric_params : dict or None, default=None
+        Keyword parameters of the distance, e.g. ``{"window": 5}`` for DTW.
     kernel : {"soft", "direct"}, default="soft"
     gamma : float or "auto", default="auto"
         "auto" uses 1 / median distance between fit objects and representatives.
@@ -45,6 +48,7 @@ class RepresentativeSetEmbedding(BaseD2KE):
         n_components=256,
         *,
         metric="levenshtein",
+        metric_params=None,
         kernel="soft",
         gamma="auto",
         random_state=None,
@@ -53,6 +57,7 @@ class RepresentativeSetEmbedding(BaseD2KE):
     ):
         self.n_components = n_components
         self.metric = metric
+        self.metric_params = metric_params
         self.kernel = kernel
         self.gamma = gamma
         self.random_state = random_state
@@ -60,8 +65,11 @@ class RepresentativeSetEmbedding(BaseD2KE):
         self.dtype = dtype
 
     def _check_params(self):
-        super()._check_params()
         check_choice(self.metric, "metric", set(METRICS))
+        super()._check_params()
+
+    def _metric_params(self):
+        return dict(self.metric_params or {})
 
     def _draw_random_objects(self, X, rng):
         n = self.n_components

@@ -3,39 +3,48 @@
 import numpy as np
 
 from ._chunks import chunk_bounds
-from ._metrics import METRICS, get_metric
+from ._metrics import METRICS, check_metric_params, get_metric
 from ._validation import check_dtype, effective_n_threads
 
 
-def pairwise_distances(X, Y=None, metric="levenshtein", n_jobs=None, dtype=np.float64):
+def pairwise_distances(X, Y=None, metric="levenshtein", n_jobs=None, dtype=np.float64, **metric_params):
     """Distance matrix between the objects of X and Y.
 
     Parameters
     ----------
-    X : sequence of objects (for "levenshtein": str, or bytes, not mixed)
+    X : sequence of objects
+        "levenshtein": str, or bytes (not mixed). "dtw": time series, each an
+        array of shape (length,) or (length, channels); lengths may differ.
     Y : sequence of objects or None, default=None
         None means Y = X.
     metric : str, default="levenshtein"
         "levenshtein": unit-cost edit distance on code points (str) or bytes.
+        "dtw": dynamic time warping with the Euclidean norm across channels as
+        ground cost, summed along the path (no normalisation, no final sqrt).
     n_jobs : int or None, default=None
         Threads (None and -1: all cores). The result does not depend on it.
     dtype : numpy.float64 or numpy.float32, default=numpy.float64
+        Output type, and for "dtw" also the arithmetic precision.
+    **metric_params
+        "dtw": ``window`` (None, or a Sakoe-Chiba half-width >= 0, widened to
+        the length difference of each pair so that a path always exists).
 
     Returns
     -------
     D : ndarray of shape (len(X), len(Y))
     """
     m = get_metric(metric)
-    X, flavour_x = m.check(X, "X")
+    params = check_metric_params(m, metric_params, "keyword arguments")
+    dtype = check_dtype(dtype)
+    X, flavour_x = m.check(X, "X", dtype)
     if Y is None:
         Y, flavour_y = X, flavour_x
     else:
-        Y, flavour_y = m.check(Y, "Y")
+        Y, flavour_y = m.check(Y, "Y", dtype)
     if flavour_x != flavour_y:
-        raise TypeError("X and Y must hold the same kind of objects (both str or both bytes)")
-    dtype = check_dtype(dtype)
+        raise m.flavour_error("Y", flavour_y, flavour_x)
     n_threads = effective_n_threads(n_jobs)
-    engine = m.make_engine(Y)
+    engine = m.make_engine(Y, params, dtype)
     out = np.empty((len(X), len(Y)), dtype=dtype)
     for start, stop in chunk_bounds(X):
         engine.distances_into(X[start:stop], out[start:stop], n_threads)

@@ -5,6 +5,8 @@
 #include "core/config.hpp"
 #include "core/cpu_features.hpp"
 #include "core/parallel.hpp"
+#include "core/series.hpp"
 #include "core/text.hpp"
+#include "distance/dtw.hpp"
 #include "distance/levenshtein.hpp"
 #include "embed/d2ke.hpp"

@@ -1,0 +1,157 @@
+"""scikit-learn behaviour of the time-series transformers, and bad input."""
+
+import pickle
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import LinearSVC
+
+from pyd2ke import RandomWarpingSeries, RepresentativeSetEmbedding, znormalize
+from pyd2ke.distances import pairwise_distances
+from reference import dtw_matrix
+
+rng = np.random.default_rng(0)
+X = [rng.standard_normal((rng.integers(5, 40), 3)) + (i % 2) for i in range(60)]
+y = np.arange(60) % 2
+
+ESTIMATORS = [
+    RandomWarpingSeries(24, random_state=0),
+    RandomWarpingSeries(24, kernel="direct", min_length=3, max_length=20, scale=0.5, random_state=0),
+    RandomWarpingSeries(24, window=2, random_state=0),
+    RandomWarpingSeries(24, random_state=0, dtype=np.float32),
+    RepresentativeSetEmbedding(24, metric="dtw", random_state=0),
+    RepresentativeSetEmbedding(24, metric="dtw", metric_params={"window": 1}, random_state=0),
+]
+IDS = ["rws", "rws-direct", "rws-window", "rws-float32", "rsm-dtw", "rsm-dtw-window"]
+
+
+@pytest.fixture(params=range(len(ESTIMATORS)), ids=IDS)
+def estimator(request):
+    return clone(ESTIMATORS[request.param])
+
+
+def _window(est):
+    return est.window if isinstance(est, RandomWarpingSeries) else (est.metric_params or {}).get("window")
+
+
+def test_features_are_the_d2ke_formula(estimator):
+    Z = estimator.fit_transform(X)
+    R = estimator.n_components_
+    assert Z.shape == (len(X), R) and Z.flags.c_contiguous and Z.dtype == estimator.dtype
+    D = dtw_matrix(X, estimator.random_objects_, _window(estimator))
+    expected = np.exp(-estimator.gamma_ * D) if estimator.kernel == "soft" else D
+    rtol = 1e-5 if estimator.dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(Z, expected / np.sqrt(R), rtol=rtol)
+
+
+def test_random_series_distribution():
+    rws = RandomWarpingSeries(2000, min_length=2, max_length=5, scale=0.5, random_state=1).fit(X)
+    lengths = [len(w) for w in rws.random_objects_]
+    assert set(lengths) == {2, 3, 4, 5}
+    assert all(w.shape[1] == 3 for w in rws.random_objects_)
+    values = np.concatenate(rws.random_objects_).ravel()
+    assert abs(values.std() - 0.5) < 0.02 and abs(values.mean()) < 0.02
+
+
+def test_clone_params_not_fitted_pickle(estimator):
+    assert clone(estimator).get_params() == estimator.get_params()
+    with pytest.raises(NotFittedError):
+        estimator.transform(X)
+    Z = estimator.fit(X).transform(X)
+    twin = pickle.loads(pickle.dumps(estimator))
+    np.testing.assert_array_equal(twin.transform(X), Z)
+
+
+def test_reproducible_across_n_jobs(estimator):
+    Z1 = clone(estimator).set_params(n_jobs=1).fit_transform(X)
+    Z2 = clone(estimator).set_params(n_jobs=2).fit_transform(X)
+    np.testing.assert_array_equal(Z1, Z2)
+    Z3 = clone(estimator).set_params(n_jobs=1, random_state=1).fit_transform(X)
+    assert not np.array_equal(Z1, Z3) or isinstance(estimator, RepresentativeSetEmbedding)
+
+
+def test_univariate_input_and_arrays():
+    U = [rng.standard_normal(n) for n in (5, 9, 30)]
+    rws = RandomWarpingSeries(8, random_state=0).fit(U)
+    assert rws.random_objects_[0].shape[1] == 1
+    np.testing.assert_array_equal(rws.transform(U), rws.transform([u[:, None] for u in U]))
+    equal = rng.standard_normal((4, 20, 2))  # (n_series, length, channels)
+    np.testing.assert_array_equal(
+        RandomWarpingSeries(8, random_state=0).fit_transform(equal),
+        RandomWarpingSeries(8, random_state=0).fit_transform(list(equal)),
+    )
+
+
+def test_pipeline_and_grid_search():
+    pipe = make_pipeline(RandomWarpingSeries(32, random_state=0), StandardScaler(), LinearSVC())
+    search = GridSearchCV(pipe, {"randomwarpingseries__max_length": [3, 8], "linearsvc__C": [0.1, 1.0]}, cv=3)
+    search.fit(X, y)
+    assert search.best_score_ > 0.8
+
+
+def test_znormalize():
+    Z = znormalize([np.array([1.0, 2.0, 3.0]), np.array([5.0, 5.0])])
+    np.testing.assert_allclose(Z[0], [-1.2247448714, 0.0, 1.2247448714])
+    np.testing.assert_allclose(Z[1], [0.0, 0.0])  # constant: only centred
+    assert Z[0].ndim == 1
+    Z = znormalize([np.array([[1.0, 5.0], [3.0, 5.0]])])
+    np.testing.assert_allclose(Z[0], [[-1.0, 0.0], [1.0, 0.0]])
+
+
+@pytest.mark.parametrize(
+    "bad, error, match",
+    [
+        ([], ValueError, "X is empty"),
+        ([np.array([1.0, np.nan, 2.0])], ValueError, r"X\[0\] contains NaN or infinity"),
+        ([np.ones(3), np.array([1.0, np.inf])], ValueError, r"X\[1\] contains NaN or infinity"),
+        ([np.ones(3), np.ones(0)], ValueError, r"X\[1\] is empty"),
+        ([np.ones((3, 2)), np.ones((3, 4))], ValueError, r"X\[1\] has 4 channels, but X\[0\] has 2"),
+        ([np.ones((3, 2, 2))], ValueError, r"X\[0\] has 3 dimensions"),
+        (np.ones((2, 3, 4, 5)), ValueError, "array of shape"),
+        ([np.array(["a", "b"])], TypeError, r"X\[0\] has dtype <U1"),
+        ([np.ones(3), "abc"], TypeError, r"X\[1\] is str"),
+        ([np.ones(3), [1.0, None]], TypeError, r"X\[1\] has dtype object"),
+        ([np.ones(3, dtype=complex)], TypeError, r"X\[0\] is complex"),
+        ("abc", TypeError, "sequence of time series"),
+    ],
+)
+def test_bad_series(bad, error, match):
+    with pytest.raises(error, match=match):
+        RandomWarpingSeries(4, random_state=0).fit(bad)
+    with pytest.raises(error, match=match):
+        pairwise_distances(bad, metric="dtw")
+
+
+@pytest.mark.parametrize(
+    "params, error, match",
+    [
+        ({"window": -1}, ValueError, "window must be >= 0"),
+        ({"window": 1.5}, TypeError, "window must be None or a non-negative integer"),
+        ({"min_length": 0}, ValueError, "min_length must be >= 1"),
+        ({"min_length": 5, "max_length": 3}, ValueError, "min_length .5. must be <= max_length .3."),
+        ({"scale": 0}, ValueError, "scale must be positive"),
+        ({"scale": "big"}, TypeError, "scale must be a positive number"),
+        ({"gamma": -2.0}, ValueError, "gamma must be positive"),
+        ({"n_components": 0}, ValueError, "n_components must be >= 1"),
+    ],
+)
+def test_bad_parameters(params, error, match):
+    with pytest.raises(error, match=match):
+        RandomWarpingSeries(**{"n_components": 4, **params}).fit(X)
+
+
+def test_channels_must_match_fit():
+    rws = RandomWarpingSeries(4, random_state=0).fit(X)
+    with pytest.raises(ValueError, match="X has series of 2 channels, but 3 were expected"):
+        rws.transform([np.ones((5, 2))])
+    with pytest.raises(ValueError, match="window must be >= 0"):
+        pairwise_distances(X, metric="dtw", window=-3)
+    with pytest.raises(ValueError, match="does not take"):
+        pairwise_distances(["ab"], metric="levenshtein", window=2)
+    with pytest.raises(ValueError, match="does not take"):
+        RepresentativeSetEmbedding(2, metric="dtw", metric_params={"radius": 1}).fit(X)
