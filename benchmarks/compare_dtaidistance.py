@@ -11,8 +11,6 @@ fill the same L x D grid per pair, so the work compared is the same.
 """
 
 import argparse
-import statistics
-import time
 
 import numpy as np
 from dtaidistance import __version__ as dtai_version
@@ -20,16 +18,7 @@ from dtaidistance import dtw_ndim
 
 import pyd2ke
 from pyd2ke import RandomWarpingSeries
-
-
-def median_time(fn, repeats):
-    fn()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+from timing import median_time  # benchmarks/timing.py
 
 
 def main():

@@ -8,8 +8,6 @@ the speed-up ratio.
 """
 
 import argparse
-import statistics
-import time
 
 import numpy as np
 from rapidfuzz import __version__ as rapidfuzz_version
@@ -18,18 +16,9 @@ from rapidfuzz.distance import Levenshtein
 
 import pyd2ke
 from pyd2ke import RandomStringEmbedding
+from timing import median_time  # benchmarks/timing.py
 
 PROTEIN = "ACDEFGHIKLMNPQRSTVWY"
-
-
-def median_time(fn, repeats):
-    fn()  # warm-up
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def main():

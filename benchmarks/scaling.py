@@ -8,12 +8,11 @@ of sizes, and the fitted log-log slope (1.0 = linear).
 """
 
 import argparse
-import statistics
-import time
 
 import numpy as np
 
 from pyd2ke import RandomStringEmbedding, RandomWarpingSeries
+from timing import median_time  # benchmarks/timing.py
 
 PROTEIN = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
 
@@ -47,20 +46,11 @@ METHODS = {
 }
 
 
-def median_time(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
 def sweep(name, sizes, make, model, repeats):
     times = []
     for size in sizes:
         X = make(size)
-        times.append(median_time(lambda: model.transform(X), repeats))
+        times.append(median_time(lambda: model.transform(X), repeats, warmup=False))
         del X
     print(f"\n{name:>6}  time (s)  ratio  size ratio")
     for i, (size, t) in enumerate(zip(sizes, times)):

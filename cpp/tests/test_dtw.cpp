@@ -4,6 +4,8 @@
 
 #include <pyd2ke/pyd2ke.hpp>
 
+#include "check.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,15 +14,6 @@
 #include <vector>
 
 namespace {
-
-int failures = 0;
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            if (++failures <= 20) std::printf("%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-        }                                                                                          \
-    } while (0)
 
 bool close(double a, double b, double rtol) { return std::abs(a - b) <= rtol * std::max(1.0, std::abs(b)); }
 
@@ -84,10 +77,5 @@ int main() {
         test_batch<double>(level, 1e-12);
         test_batch<float>(level, 1e-4);
     }
-    if (failures) {
-        std::printf("%d failed\n", failures);
-        return 1;
-    }
-    std::printf("all checks passed\n");
-    return 0;
+    return test_verdict();
 }

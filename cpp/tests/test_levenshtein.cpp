@@ -5,6 +5,8 @@
 
 #include <pyd2ke/pyd2ke.hpp>
 
+#include "check.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -13,15 +15,6 @@
 #include <vector>
 
 namespace {
-
-int failures = 0;
-
-#define CHECK(cond)                                                                     \
-    do {                                                                                \
-        if (!(cond)) {                                                                  \
-            if (++failures <= 20) std::printf("%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-        }                                                                               \
-    } while (0)
 
 const std::size_t kBoundaryLengths[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 200};
 
@@ -158,10 +151,5 @@ int main() {
     test_parallel_exception();
     std::printf("openmp: %s, best SIMD level: %s\n", pyd2ke::has_openmp() ? "yes" : "no",
                 pyd2ke::simd_level_name(pyd2ke::detect_simd_level()));
-    if (failures) {
-        std::printf("%d failed\n", failures);
-        return 1;
-    }
-    std::printf("all checks passed\n");
-    return 0;
+    return test_verdict();
 }

@@ -1,0 +1,24 @@
+#pragma once
+// A minimal check macro for the C++ tests: count failures, print the first few.
+
+#include <cstdio>
+
+namespace pyd2ke_test {
+inline int failures = 0;
+}
+
+#define CHECK(cond)                                                                               \
+    do {                                                                                          \
+        if (!(cond) && ++pyd2ke_test::failures <= 20)                                             \
+            std::printf("%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);                 \
+    } while (0)
+
+// Prints the verdict and returns main's exit code.
+inline int test_verdict() {
+    if (pyd2ke_test::failures) {
+        std::printf("%d failed\n", pyd2ke_test::failures);
+        return 1;
+    }
+    std::printf("all checks passed\n");
+    return 0;
+}
