@@ -4,7 +4,14 @@ the number of objects and their length."""
 
 from pathlib import Path
 
-from . import _core
+try:
+    from . import _core
+except ImportError as error:  # the source folder, not an installed package
+    raise ImportError(
+        f"pyd2ke's compiled core is missing from {Path(__file__).parent}: this is the source folder, "
+        "not an installed package. Install it (pip install .) and run from another folder, or use "
+        "the `pyd2ke` command, which works from anywhere."
+    ) from error
 from .baselines import RepresentativeSetEmbedding
 from .strings import RandomStringEmbedding
 from .timeseries import RandomWarpingSeries, znormalize
