@@ -11,6 +11,7 @@ namespace py = pybind11;
 
 void bind_strings(py::module_& m);
 void bind_timeseries(py::module_& m);
+void bind_features(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "pyd2ke compiled core (C++17, header-only library pyd2ke::pyd2ke)";
@@ -37,4 +38,5 @@ PYBIND11_MODULE(_core, m) {
     });
     bind_strings(m);
     bind_timeseries(m);
+    bind_features(m);
 }

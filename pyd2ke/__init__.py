@@ -13,6 +13,7 @@ except ImportError as error:  # the source folder, not an installed package
         "the `pyd2ke` command, which works from anywhere."
     ) from error
 from .baselines import RepresentativeSetEmbedding
+from .kernel_approximation import RandomMaclaurin
 from .strings import RandomStringEmbedding
 from .timeseries import RandomWarpingSeries, znormalize
 
@@ -35,6 +36,7 @@ def get_cmake_dir():
 
 
 __all__ = [
+    "RandomMaclaurin",
     "RandomStringEmbedding",
     "RandomWarpingSeries",
     "znormalize",

@@ -10,3 +10,4 @@
 #include "distance/dtw.hpp"
 #include "distance/levenshtein.hpp"
 #include "embed/d2ke.hpp"
+#include "features/maclaurin.hpp"

@@ -1,0 +1,338 @@
+"""Random Maclaurin features for dot-product kernels (P. Kar and H. Karnick,
+"Random Feature Maps for Dot Product Kernels", AISTATS 2012).
+
+For K(x, y) = f(<x, y>) = sum_n a_n <x, y>^n with a_n >= 0, each feature
+draws a degree N with P[N = n] proportional to p^-(n+1), N Rademacher vectors
+w_1..w_N, and outputs sqrt(a_N / P[N]) prod_k <w_k, x>; the map is the D
+features divided by sqrt(D), so that Z(x) . Z(y) is an unbiased estimate of
+K(x, y). All <w, x> come from one matrix product; the products run in C++.
+"""
+
+import math
+import numbers
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, clone
+from sklearn.exceptions import NotFittedError
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted, validate_data
+from threadpoolctl import threadpool_limits
+
+from . import _core
+from ._validation import check_choice, check_dtype, check_positive_int, effective_n_threads
+
+KERNELS = ("poly", "exp", "vovk_poly", "vovk_inf")
+# Rows per matrix product: the projections of a chunk (rows x sum(degrees))
+# should stay in the last-level cache until the products read them.
+_CHUNK_BYTES = 8 << 20
+
+
+def _binomial(n, k):
+    return math.comb(n, k)
+
+
+class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Random Maclaurin features for dot-product kernels.
+
+    Parameters
+    ----------
+    n_components : int, default=1000
+        Number of random features D.
+    kernel : {"poly", "exp", "vovk_poly", "vovk_inf"}, callable or array-like, default="poly"
+        - "poly": (coef0 + gamma <x, y>)^degree, a_n = C(degree, n) coef0^(degree-n) gamma^n;
+        - "exp": exp(gamma <x, y>), a_n = gamma^n / n!;
+        - "vovk_poly": Vovk's real polynomial (1 - <x, y>^degree) / (1 - <x, y>), a_n = 1 for n < degree;
+        - "vovk_inf": Vovk's infinite polynomial 1 / (1 - <x, y>), a_n = 1; needs ||x|| < 1;
+        - a callable n -> a_n, or an array of coefficients a_0, a_1, ... (all >= 0, not all 0).
+    degree : int, default=2
+    gamma : float, default=1.0
+    coef0 : float, default=1.0
+    p : float, default=2.0
+        Base of the degree distribution, P[N = n] proportional to p^-(n+1); p > 1.
+    max_degree : int or None, default=None
+        Truncate the expansion at this degree (the distribution is renormalised
+        over degrees <= max_degree with a_n > 0). Kernels with infinitely many
+        terms are otherwise sampled untruncated.
+    h01 : bool, default=False
+        Append the exact constant and linear terms, [sqrt(a_0), sqrt(a_1) x],
+        and draw the random features from degrees >= 2 only (the paper's H0/1;
+        the output then has 1 + n_features + n_components columns).
+    inner : estimator or None, default=None
+        Compositional kernel f(K_inner): a random-feature transformer whose
+        features z(x) satisfy z(x) . z(y) ~ K_inner(x, y) (e.g. scikit-learn's
+        RBFSampler); its output replaces x. Fitted on X in fit unless already fitted.
+    random_state : int, RandomState instance or None, default=None
+    n_jobs : int or None, default=None
+        Threads (None and -1: all cores). Each thread runs its own
+        single-threaded BLAS products and feature products on blocks of rows.
+    dtype : numpy.float64 or numpy.float32, default=numpy.float64
+
+    Attributes
+    ----------
+    degrees_ : ndarray of int, shape (n_components,)
+        The degree N of each random feature (features are ordered by degree).
+    coefficients_ : ndarray
+        a_n for n = 0..max(degrees_) (and 0, 1 with h01).
+    rademacher_ : ndarray of int8, shape (n_features_in_, sum(degrees_))
+        The Rademacher vectors, grouped by degree.
+    n_features_in_ : int
+    inner_ : estimator or None
+    """
+
+    def __init__(
+        self,
+        n_components=1000,
+        *,
+        kernel="poly",
+        degree=2,
+        gamma=1.0,
+        coef0=1.0,
+        p=2.0,
+        max_degree=None,
+        h01=False,
+        inner=None,
+        random_state=None,
+        n_jobs=None,
+        dtype=np.float64,
+    ):
+        self.n_components = n_components
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.p = p
+        self.max_degree = max_degree
+        self.h01 = h01
+        self.inner = inner
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.dtype = dtype
+
+    # ---- the kernel's Maclaurin coefficients -----------------------------------
+    def _last_degree(self):
+        """Highest degree with a possibly non-zero coefficient (None: infinite)."""
+        kernel = self.kernel
+        if isinstance(kernel, str):
+            if kernel == "poly":
+                last = self.degree
+            elif kernel == "vovk_poly":
+                last = self.degree - 1
+            else:
+                last = None
+        elif callable(kernel):
+            last = None
+        else:
+            last = len(np.ravel(kernel)) - 1
+        if self.max_degree is not None:
+            last = self.max_degree if last is None else min(last, self.max_degree)
+        return last
+
+    def coefficient(self, n):
+        """a_n, the n-th Maclaurin coefficient of the kernel's f."""
+        kernel = self.kernel
+        if isinstance(kernel, str):
+            if kernel == "poly":
+                if n > self.degree:
+                    return 0.0
+                return _binomial(self.degree, n) * float(self.coef0) ** (self.degree - n) * float(self.gamma) ** n
+            if kernel == "exp":
+                return math.exp(n * math.log(self.gamma) - math.lgamma(n + 1))
+            if kernel == "vovk_poly":
+                return 1.0 if n < self.degree else 0.0
+            return 1.0  # vovk_inf
+        if callable(kernel):
+            a = float(kernel(n))
+            if not np.isfinite(a) or a < 0:
+                raise ValueError(f"kernel({n}) returned {a}: coefficients must be finite and >= 0")
+            return a
+        coefficients = np.ravel(kernel)
+        return float(coefficients[n]) if n < len(coefficients) else 0.0
+
+    def exact_kernel(self, X, Y=None):
+        """The kernel the features approximate, f(<x, y>) (truncated at max_degree if set)."""
+        X = np.asarray(X.toarray() if sp.issparse(X) else X, dtype=np.float64)
+        Y = X if Y is None else np.asarray(Y.toarray() if sp.issparse(Y) else Y, dtype=np.float64)
+        if self.inner is not None:
+            raise ValueError("exact_kernel is not available for compositional kernels")
+        G = X @ Y.T
+        last = self._last_degree()
+        if last is not None:
+            return sum(self.coefficient(n) * G**n for n in range(last + 1))
+        if isinstance(self.kernel, str) and self.kernel == "exp":
+            return np.exp(self.gamma * G)
+        if isinstance(self.kernel, str) and self.kernel == "vovk_inf":
+            return 1.0 / (1.0 - G)
+        return sum(self.coefficient(n) * G**n for n in range(60))
+
+    # ---- validation ------------------------------------------------------------
+    def _check_params(self):
+        check_positive_int(self.n_components, "n_components")
+        kernel = self.kernel
+        if isinstance(kernel, str):
+            check_choice(kernel, "kernel", set(KERNELS))
+        elif not callable(kernel):
+            coefficients = np.asarray(kernel, dtype=np.float64).ravel()
+            if coefficients.size == 0 or not np.all(np.isfinite(coefficients)):
+                raise ValueError("kernel coefficients must be a non-empty array of finite numbers")
+            if np.any(coefficients < 0):
+                raise ValueError("kernel coefficients must be >= 0 (a dot-product kernel needs a_n >= 0)")
+            if not np.any(coefficients > 0):
+                raise ValueError("kernel coefficients are all zero")
+        check_positive_int(self.degree, "degree", minimum=0)
+        for name in ("gamma", "coef0", "p"):
+            value = getattr(self, name)
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+                raise TypeError(f"{name} must be a finite number, got {value!r}")
+        if self.p <= 1:
+            raise ValueError(f"p must be > 1, got {self.p}")
+        if isinstance(kernel, str) and kernel in ("poly", "exp") and self.gamma <= 0:
+            raise ValueError(f"gamma must be > 0, got {self.gamma}")
+        if isinstance(kernel, str) and kernel == "poly" and self.coef0 < 0:
+            raise ValueError(f"coef0 must be >= 0 (negative coef0 gives negative coefficients), got {self.coef0}")
+        if self.max_degree is not None:
+            check_positive_int(self.max_degree, "max_degree", minimum=0)
+        if self.inner is not None and not hasattr(self.inner, "transform"):
+            raise TypeError("inner must be a transformer (an object with fit and transform)")
+        check_dtype(self.dtype)
+        effective_n_threads(self.n_jobs)
+
+    def _check_domain(self, X):
+        if isinstance(self.kernel, str) and self.kernel == "vovk_inf":
+            norms = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) else np.einsum("ij,ij->i", X, X)
+            bad = np.flatnonzero(norms >= 1.0)
+            if bad.size:
+                raise ValueError(
+                    f"X[{bad[0]}] has norm {np.sqrt(norms[bad[0]]):.6g} >= 1: Vovk's infinite polynomial "
+                    "1 / (1 - <x, y>) needs ||x|| < 1 for every input"
+                )
+
+    def _inner_features(self, X):
+        if self.inner_ is None:
+            return X
+        return self.inner_.transform(X)
+
+    # ---- fit / transform -------------------------------------------------------
+    def _degree_support(self, first):
+        """Degrees >= first that can be drawn, and their probabilities (finite case),
+        or None for an untruncated infinite expansion."""
+        last = self._last_degree()
+        if last is None:
+            return None
+        degrees = np.array([n for n in range(first, last + 1) if self.coefficient(n) > 0], dtype=np.int64)
+        if degrees.size == 0:
+            raise ValueError(
+                f"the kernel has no coefficient a_n > 0 for degrees {first}..{last}"
+                + (" (h01 keeps degrees 0 and 1 exact)" if first else "")
+            )
+        weights = float(self.p) ** -(degrees + 1.0)
+        return degrees, weights / weights.sum()
+
+    def _probability(self, n, support, first):
+        if support is not None:
+            degrees, probabilities = support
+            return float(probabilities[np.searchsorted(degrees, n)])
+        p = float(self.p)
+        return (p - 1.0) * p ** -(n - first + 1.0)
+
+    def fit(self, X, y=None):
+        """Draw degrees and Rademacher vectors (and fit `inner` if it is not fitted)."""
+        self._check_params()
+        X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=(np.float64, np.float32))
+        rng = check_random_state(self.random_state)
+        self.inner_ = None
+        if self.inner is not None:
+            try:
+                check_is_fitted(self.inner)
+                self.inner_ = self.inner
+            except NotFittedError:
+                self.inner_ = clone(self.inner).fit(X)
+        Xi = self._inner_features(X)
+        self._check_domain(Xi)
+        first = 2 if self.h01 else 0
+        support = self._degree_support(first)
+        D = self.n_components
+        if support is None:
+            degrees = first + rng.geometric(1.0 - 1.0 / float(self.p), size=D) - 1
+        else:
+            degrees = rng.choice(support[0], size=D, p=support[1])
+        degrees = np.sort(degrees)
+        self.degrees_ = degrees
+        top = int(max(degrees.max(initial=0), 1))
+        self.coefficients_ = np.array([self.coefficient(n) for n in range(top + 1)])
+        scale = np.array([math.sqrt(self.coefficients_[n] / self._probability(n, support, first)) for n in degrees])
+        self._scale = scale / math.sqrt(D)
+        self.rademacher_ = np.where(rng.random_sample((Xi.shape[1], int(degrees.sum()))) < 0.5, -1, 1).astype(np.int8)
+        # Degree groups: (degree, count, first column of P, first feature).
+        groups, column = [], 0
+        values, counts = np.unique(degrees, return_counts=True)
+        first_feature = 0
+        for n, count in zip(values, counts):
+            groups.append((int(n), int(count), column, first_feature))
+            column += int(n) * int(count)
+            first_feature += int(count)
+        self._groups = np.array(groups, dtype=np.int64).reshape(-1, 4)
+        self._n_inner_features = Xi.shape[1]
+        return self
+
+    def transform(self, X):
+        """Random Maclaurin features of X, shape (n_samples, n_components) (plus
+        1 + n_inner_features leading exact columns with h01)."""
+        check_is_fitted(self, "degrees_")
+        X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=(np.float64, np.float32), reset=False)
+        dtype = check_dtype(self.dtype)
+        n_threads = effective_n_threads(self.n_jobs)
+        Xi = self._inner_features(X)
+        self._check_domain(Xi)
+        W = self.rademacher_.astype(dtype)
+        scale = self._scale.astype(dtype)
+        n = Xi.shape[0]
+        exact = 1 + self._n_inner_features if self.h01 else 0
+        out = np.empty((n, exact + self.n_components), dtype=dtype)
+        # One projection buffer for all chunks (no fresh pages per chunk); the
+        # products go straight into the output rows unless H0/1 columns lead.
+        rows = int(np.clip(_CHUNK_BYTES // max(1, W.shape[1] * dtype.itemsize), 64, 8192))
+        chunks = [(start, min(n, start + rows)) for start in range(0, n, rows)]
+        n_workers = max(1, min(n_threads, len(chunks)))
+
+        def work(worker):
+            # One projection buffer per worker (no fresh pages per chunk); the
+            # products go straight into the output rows unless H0/1 columns lead.
+            P_buffer = np.empty((rows, W.shape[1]), dtype=dtype)
+            Z_buffer = np.empty((rows, self.n_components), dtype=dtype) if exact else None
+            for start, stop in chunks[worker::n_workers]:
+                block = Xi[start:stop]
+                P = P_buffer[: stop - start]
+                if sp.issparse(block):
+                    P[...] = (block @ W).astype(dtype, copy=False)
+                else:
+                    np.matmul(np.asarray(block, dtype=dtype), W, out=P)
+                target = Z_buffer[: stop - start] if exact else out[start:stop]
+                _core.maclaurin_into(P, self._groups, scale, target, 1)
+                if exact:
+                    out[start:stop, exact:] = target
+                    out[start:stop, 0] = math.sqrt(self.coefficient(0))
+                    dense = block.toarray() if sp.issparse(block) else block
+                    out[start:stop, 1:exact] = math.sqrt(self.coefficient(1)) * dense
+
+        # n_jobs threads in all: each runs single-threaded BLAS and products on
+        # its own chunks (both release the GIL), so BLAS and OpenMP threads
+        # never fight over the same cores.
+        with threadpool_limits(limits=1, user_api="blas"):
+            if n_workers == 1:
+                work(0)
+            else:
+                with ThreadPoolExecutor(n_workers) as pool:
+                    list(pool.map(work, range(n_workers)))
+        return out
+
+    @property
+    def _n_features_out(self):
+        return self.n_components + (1 + self._n_inner_features if self.h01 else 0)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        return tags
