@@ -239,7 +239,7 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
     def fit(self, X, y=None):
         """Draw degrees and Rademacher vectors (and fit `inner` if it is not fitted)."""
         self._check_params()
-        X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=(np.float64, np.float32))
+        X = validate_data(self, X, accept_sparse="csr", dtype=(np.float64, np.float32))
         rng = check_random_state(self.random_state)
         self.inner_ = None
         if self.inner is not None:
@@ -280,7 +280,7 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         """Random Maclaurin features of X, shape (n_samples, n_components) (plus
         1 + n_inner_features leading exact columns with h01)."""
         check_is_fitted(self, "degrees_")
-        X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=(np.float64, np.float32), reset=False)
+        X = validate_data(self, X, accept_sparse="csr", dtype=(np.float64, np.float32), reset=False)
         dtype = check_dtype(self.dtype)
         n_threads = effective_n_threads(self.n_jobs)
         Xi = self._inner_features(X)
