@@ -31,13 +31,15 @@ def znormalize(X, eps=1e-8):
     -------
     list of float64 arrays, shaped as the inputs
     """
+    X = list(X) if not isinstance(X, np.ndarray) else X
+    univariate = [np.ndim(s) == 1 for s in X]
     out = []
-    for i, s in enumerate(check_series(X).to_list()):
+    for s, flat in zip(check_series(X).to_list(), univariate):
         mean = s.mean(axis=0)
         std = s.std(axis=0)
         std = np.where(std < eps, 1.0, std)
         z = (s - mean) / std
-        out.append(z[:, 0] if np.ndim(X[i]) == 1 else z)
+        out.append(z[:, 0] if flat else z)
     return out
 
 

@@ -99,7 +99,7 @@ def test_znormalize():
     np.testing.assert_allclose(Z[0], [-1.2247448714, 0.0, 1.2247448714])
     np.testing.assert_allclose(Z[1], [0.0, 0.0])  # constant: only centred
     assert Z[0].ndim == 1
-    Z = znormalize([np.array([[1.0, 5.0], [3.0, 5.0]])])
+    Z = znormalize(s for s in [np.array([[1.0, 5.0], [3.0, 5.0]])])  # any iterable
     np.testing.assert_allclose(Z[0], [[-1.0, 0.0], [1.0, 0.0]])
 
 
