@@ -14,6 +14,8 @@
 #include <pyd2ke/distance/dtw.hpp>
 #include <pyd2ke/embed/d2ke.hpp>
 
+#include "conversions.hpp"
+
 namespace py = pybind11;
 
 namespace {
@@ -40,22 +42,14 @@ std::vector<pyd2ke::SeriesView<T>> series_views(const Values<T>& values, const O
     return views;
 }
 
-pyd2ke::D2KEKernel kernel_from_name(const std::string& kernel) {
-    if (kernel == "soft") return pyd2ke::D2KEKernel::soft;
-    if (kernel == "direct") return pyd2ke::D2KEKernel::direct;
-    throw py::value_error("kernel must be 'soft' or 'direct', got '" + kernel + "'");
-}
-
 // A DtwBatch over packed series; T is the arithmetic precision.
 template <class T>
 class PyDtwBatch {
 public:
     // The batch copies the series, so values and offsets need not outlive it.
     PyDtwBatch(Values<T> values, Offsets offsets, long window, const std::string& simd) {
-        const pyd2ke::SimdLevel level = pyd2ke::simd_level_from_name(simd);
-        if (static_cast<int>(level) < 0 || level > pyd2ke::detect_simd_level())
-            throw py::value_error("simd='" + simd + "' is not available on this CPU");
-        batch_ = std::make_unique<pyd2ke::DtwBatch<T>>(series_views(values, offsets), window, level);
+        batch_ = std::make_unique<pyd2ke::DtwBatch<T>>(series_views(values, offsets), window,
+                                                       pyd2ke_bindings::checked_simd_level(simd));
     }
 
     std::size_t size() const { return batch_->size(); }
@@ -73,7 +67,7 @@ public:
     void features_into(Values<T> values, Offsets offsets, double gamma, const std::string& kernel,
                        py::array_t<Out, py::array::c_style> out, int n_threads) const {
         const auto x = checked_input(values, offsets, out);
-        const pyd2ke::D2KEKernel k = kernel_from_name(kernel);
+        const pyd2ke::D2KEKernel k = pyd2ke_bindings::d2ke_kernel_from_name(kernel);
         Out* data = out.mutable_data();
         py::gil_scoped_release release;
         pyd2ke::d2ke_features(*batch_, x, gamma, k, data, n_threads);

@@ -8,11 +8,27 @@
 #include <string>
 #include <vector>
 
+#include <pyd2ke/core/cpu_features.hpp>
 #include <pyd2ke/core/text.hpp>
+#include <pyd2ke/embed/d2ke.hpp>
 
 namespace pyd2ke_bindings {
 
 namespace py = pybind11;
+
+inline pyd2ke::D2KEKernel d2ke_kernel_from_name(const std::string& kernel) {
+    if (kernel == "soft") return pyd2ke::D2KEKernel::soft;
+    if (kernel == "direct") return pyd2ke::D2KEKernel::direct;
+    throw py::value_error("kernel must be 'soft' or 'direct', got '" + kernel + "'");
+}
+
+// "auto" or a level name, checked against what this CPU runs.
+inline pyd2ke::SimdLevel checked_simd_level(const std::string& simd) {
+    const pyd2ke::SimdLevel level = pyd2ke::simd_level_from_name(simd);
+    if (static_cast<int>(level) < 0 || level > pyd2ke::detect_simd_level())
+        throw py::value_error("simd='" + simd + "' is not available on this CPU");
+    return level;
+}
 
 // Strings as TextViews into the objects' own buffers (no copy, whatever
 // their size). `owner` is a private shallow copy of the list: it keeps every

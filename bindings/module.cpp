@@ -12,6 +12,8 @@ namespace py = pybind11;
 void bind_strings(py::module_& m);
 void bind_timeseries(py::module_& m);
 void bind_features(py::module_& m);
+void bind_sets(py::module_& m);
+void bind_sketches(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "pyd2ke compiled core (C++17, header-only library pyd2ke::pyd2ke)";
@@ -39,4 +41,6 @@ PYBIND11_MODULE(_core, m) {
     bind_strings(m);
     bind_timeseries(m);
     bind_features(m);
+    bind_sets(m);
+    bind_sketches(m);
 }

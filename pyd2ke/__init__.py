@@ -13,7 +13,12 @@ except ImportError as error:  # the source folder, not an installed package
         "the `pyd2ke` command, which works from anywhere."
     ) from error
 from .baselines import RepresentativeSetEmbedding
+from .d2ke import D2KE
+from .documents import WordMoversEmbedding
+from .fourier import HashedRandomFourier, make_sfmcgk, make_sfmedm
 from .kernel_approximation import RandomMaclaurin
+from .sets import RandomSetEmbedding
+from .sketches import CGKEmbedding, ESPSketches, ESPVectorizer
 from .strings import RandomStringEmbedding
 from .timeseries import RandomWarpingSeries, znormalize
 
@@ -36,6 +41,15 @@ def get_cmake_dir():
 
 
 __all__ = [
+    "CGKEmbedding",
+    "ESPSketches",
+    "ESPVectorizer",
+    "HashedRandomFourier",
+    "make_sfmcgk",
+    "make_sfmedm",
+    "D2KE",
+    "RandomSetEmbedding",
+    "WordMoversEmbedding",
     "RandomMaclaurin",
     "RandomStringEmbedding",
     "RandomWarpingSeries",

@@ -6,13 +6,17 @@ or the Y of pairwise_distances) and computes distances or D2KE features from
 every input object to all of them, in parallel, without the GIL.
 """
 
+import numbers
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 from . import _core
+from ._sets import check_documents, check_point_sets
 from ._validation import check_series, check_strings, check_window
+from .sketches import EspDistanceEngine
 
 
 @dataclass(frozen=True)
@@ -76,15 +80,144 @@ def _series_flavour_error(name, got, expected):
     )
 
 
+class _SetEngine:
+    """A SetDistanceBatch (Hausdorff or modified Hausdorff) of the right precision."""
+
+    def __init__(self, sets, metric, dtype):
+        packed = check_point_sets(sets, "sets", dtype)
+        cls = _core.SetDistanceBatch32 if np.dtype(dtype) == np.float32 else _core.SetDistanceBatch64
+        self._dtype = np.dtype(dtype)
+        self._batch = cls(packed.values, packed.offsets, metric)
+
+    def distances_into(self, X, out, n_threads):
+        X = X.astype(self._dtype)
+        self._batch.distances_into(X.values, None, X.offsets, out, n_threads)
+
+    def features_into(self, X, gamma, kernel, out, n_threads):
+        X = X.astype(self._dtype)
+        self._batch.features_into(X.values, None, X.offsets, gamma, kernel, out, n_threads)
+
+
+class _EmdEngine:
+    """An EmdBatch; dtype is the precision of the ground distances (the
+    transportation problems are always solved in float64)."""
+
+    def __init__(self, documents, params, dtype):
+        packed = check_documents(documents, "documents", dtype)
+        cls = _core.EmdBatch32 if np.dtype(dtype) == np.float32 else _core.EmdBatch64
+        self._dtype = np.dtype(dtype)
+        self._batch = cls(packed.values, packed.weights, packed.offsets)
+
+    def distances_into(self, X, out, n_threads):
+        X = X.astype(self._dtype)
+        self._batch.distances_into(X.values, X.weights, X.offsets, out, n_threads)
+
+    def features_into(self, X, gamma, kernel, out, n_threads):
+        X = X.astype(self._dtype)
+        self._batch.features_into(X.values, X.weights, X.offsets, gamma, kernel, out, n_threads)
+
+
+def _check_sets(X, name, dtype):
+    packed = check_point_sets(X, name, dtype)
+    return packed, packed.dim
+
+
+def _check_documents(X, name, dtype):
+    packed = check_documents(X, name, dtype)
+    return packed, packed.dim
+
+
+def _dimension_flavour_error(name, got, expected):
+    return ValueError(
+        f"{name} has points of dimension {got}, but {expected} was expected (as in X or the fit data)"
+    )
+
+
+class _CallableEngine:
+    """Distances from a Python function d(a, b): the slow path. Rows are
+    split over threads, which helps only when d releases the GIL (numpy on
+    large arrays, compiled code); results do not depend on the thread count."""
+
+    def __init__(self, function, objects):
+        self._function = function
+        self._objects = list(objects)
+
+    def _rows(self, X, out, begin, end):
+        f, objects = self._function, self._objects
+        for i in range(begin, end):
+            for j, w in enumerate(objects):
+                d = f(X[i], w)
+                if isinstance(d, (bool, np.bool_)) or not isinstance(d, (numbers.Real, np.floating, np.integer)):
+                    raise TypeError(f"metric returned {type(d).__name__} for objects ({i}, {j}); expected a number")
+                if not np.isfinite(d) or d < 0:
+                    raise ValueError(f"metric returned {d!r} for objects ({i}, {j}); distances must be finite and >= 0")
+                out[i, j] = d
+
+    def distances_into(self, X, out, n_threads):
+        n = len(X)
+        if n_threads <= 1 or n < 2:
+            self._rows(X, out, 0, n)
+            return
+        step = -(-n // (4 * n_threads))
+        with ThreadPoolExecutor(max_workers=n_threads) as pool:
+            futures = [pool.submit(self._rows, X, out, b, min(n, b + step)) for b in range(0, n, step)]
+            for future in futures:
+                future.result()
+
+    def features_into(self, X, gamma, kernel, out, n_threads):
+        d = np.empty(out.shape, dtype=np.float64)
+        self.distances_into(X, d, n_threads)
+        scale = 1.0 / np.sqrt(out.shape[1])
+        out[...] = np.exp(-gamma * d) * scale if kernel == "soft" else d * scale
+
+
+def _check_any_objects(X, name, dtype):
+    if isinstance(X, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence of objects, got a single {type(X).__name__}")
+    try:
+        X = list(X)
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence of objects, got {type(X).__name__}") from None
+    if len(X) == 0:
+        raise ValueError(f"{name} is empty: at least one object is required")
+    return X, None
+
+
+def callable_metric(function):
+    """A Metric computing distances with the Python function d(a, b)."""
+    return Metric(
+        getattr(function, "__name__", "callable"),
+        _check_any_objects,
+        lambda objects, params, dtype: _CallableEngine(function, objects),
+        (),
+        lambda name, got, expected: ValueError(f"{name} does not match the fit data"),
+    )
+
+
 METRICS = {
     "levenshtein": Metric("levenshtein", _check_strings, _levenshtein_engine, (), _string_flavour_error),
     "dtw": Metric("dtw", _check_series, _DtwEngine, ("window",), _series_flavour_error),
+    "hausdorff": Metric(
+        "hausdorff", _check_sets, lambda s, p, dt: _SetEngine(s, "hausdorff", dt), (), _dimension_flavour_error
+    ),
+    "modified_hausdorff": Metric(
+        "modified_hausdorff",
+        _check_sets,
+        lambda s, p, dt: _SetEngine(s, "modified_hausdorff", dt),
+        (),
+        _dimension_flavour_error,
+    ),
+    "emd": Metric("emd", _check_documents, _EmdEngine, (), _dimension_flavour_error),
+    "esp": Metric("esp", _check_strings, lambda s, p, dt: EspDistanceEngine(s, p, dt), (), _string_flavour_error),
 }
 
 
 def get_metric(name):
+    """The Metric for a built-in name, or a slow-path Metric for a callable."""
+    if callable(name) and not isinstance(name, str):
+        return callable_metric(name)
     if not isinstance(name, str) or name not in METRICS:
-        raise ValueError(f"metric must be one of {sorted(METRICS)}, got {name!r}")
+        raise ValueError(f"metric must be one of {sorted(METRICS)} or a callable d(a, b), got {name!r}")
     return METRICS[name]
 
 

@@ -3,17 +3,19 @@
 values has shape (total_steps, channels), C-contiguous; series i is
 values[offsets[i]:offsets[i+1]]. This is the form the compiled core takes;
 slicing a PackedSeries (for chunked transforms) is O(1) and copies nothing.
+It is a PackedSets without weights whose points are time steps.
 """
 
 import numpy as np
 
+from ._sets import PackedSets
 
-class PackedSeries:
-    __slots__ = ("values", "offsets")
 
-    def __init__(self, values, offsets):
-        self.values = values
-        self.offsets = offsets
+class PackedSeries(PackedSets):
+    __slots__ = ()
+
+    def __init__(self, values, offsets, weights=None):
+        super().__init__(values, offsets, None)
 
     @classmethod
     def from_list(cls, series, dtype):
@@ -26,27 +28,3 @@ class PackedSeries:
     @property
     def channels(self):
         return self.values.shape[1]
-
-    def __len__(self):
-        return len(self.offsets) - 1
-
-    def total_size(self):
-        return int(self.offsets[-1] - self.offsets[0])
-
-    def astype(self, dtype):
-        if self.values.dtype == dtype:
-            return self
-        return PackedSeries(self.values.astype(dtype), self.offsets)
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            start, stop, step = index.indices(len(self))
-            if step != 1:
-                raise ValueError("PackedSeries supports contiguous slices only")
-            begin, end = self.offsets[start], self.offsets[max(start, stop)]
-            return PackedSeries(self.values[begin:end], self.offsets[start : max(start, stop) + 1] - begin)
-        i = range(len(self))[index]
-        return self.values[self.offsets[i] : self.offsets[i + 1]]
-
-    def to_list(self):
-        return [self[i] for i in range(len(self))]

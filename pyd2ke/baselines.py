@@ -1,20 +1,19 @@
 """Baselines the D2KE papers compare against."""
 
-import warnings
-
 import numpy as np
 
-from ._base import BaseD2KE
+from .d2ke import D2KE
 from ._metrics import METRICS
 from ._validation import check_choice
 
 
-class RepresentativeSetEmbedding(BaseD2KE):
+class RepresentativeSetEmbedding(D2KE):
     """Representative-set method (RSM): D2KE features with R training objects
     as the "random" objects.
 
     Z[i, j] = exp(-gamma d(x_i, t_j)) / sqrt(R) (soft) or d(x_i, t_j) / sqrt(R)
     (direct), where t_1..t_R are drawn from the fit data without replacement.
+    Equivalent to ``D2KE(metric, sampler="representative")``.
 
     Parameters
     ----------
@@ -23,7 +22,8 @@ class RepresentativeSetEmbedding(BaseD2KE):
         of them are used (with a warning).
     metric : str, default="levenshtein"
         A built-in distance (see ``pyd2ke.distances.pairwise_distances``):
-        "levenshtein" for strings, "dtw" for time series.
+        "levenshtein" for strings, "dtw" for time series, "hausdorff" or
+        "modified_hausdorff" for sets of vectors, "emd" for documents.
     metric_params : dict or None, default=None
         Keyword parameters of the distance, e.g. ``{"window": 5}`` for DTW.
     kernel : {"soft", "direct"}, default="soft"
@@ -68,17 +68,5 @@ class RepresentativeSetEmbedding(BaseD2KE):
         check_choice(self.metric, "metric", set(METRICS))
         super()._check_params()
 
-    def _metric_params(self):
-        return dict(self.metric_params or {})
-
     def _draw_random_objects(self, X, rng):
-        n = self.n_components
-        if n > len(X):
-            warnings.warn(
-                f"n_components={n} is larger than the number of fit objects ({len(X)}); "
-                f"using all {len(X)} of them",
-                UserWarning,
-            )
-            n = len(X)
-        self.representative_indices_ = np.sort(rng.choice(len(X), size=n, replace=False))
-        return [X[i] for i in self.representative_indices_]
+        return self._draw_representatives(X, rng, self.n_components)

@@ -10,13 +10,13 @@ from collections import Counter
 
 import numpy as np
 
-from ._base import BaseD2KE
+from .d2ke import D2KE
 from ._validation import check_choice, check_positive_int
 
 SAMPLERS = ("rf", "rfd", "ss", "bss")
 
 
-class RandomStringEmbedding(BaseD2KE):
+class RandomStringEmbedding(D2KE):
     """Random String Embedding (RSE): D2KE features for strings under Levenshtein.
 
     Parameters
@@ -95,12 +95,20 @@ class RandomStringEmbedding(BaseD2KE):
         check_choice(self.sampler, "sampler", set(SAMPLERS))
         check_positive_int(self.max_length, "max_length")
 
+    def _metric_params(self):
+        return {}
+
     def _draw_random_objects(self, X, rng):
-        draw = {"rf": _sample_rf, "rfd": _sample_rfd, "ss": _sample_ss, "bss": _sample_bss}[self.sampler]
-        strings = draw(X, self.n_components, self.max_length, rng)
-        if self.input_flavour_:
-            return [bytes(s) for s in strings]
-        return ["".join(s) if not isinstance(s, str) else s for s in strings]
+        return draw_random_strings(X, self.n_components, rng, self.sampler, self.max_length, self.input_flavour_)
+
+
+def draw_random_strings(X, n, rng, sampler, max_length, as_bytes):
+    """n random strings by one of the RSE samplers, as bytes or str."""
+    draw = {"rf": _sample_rf, "rfd": _sample_rfd, "ss": _sample_ss, "bss": _sample_bss}[sampler]
+    strings = draw(X, n, max_length, rng)
+    if as_bytes:
+        return [bytes(s) for s in strings]
+    return ["".join(s) if not isinstance(s, str) else s for s in strings]
 
 
 def _non_empty(X):

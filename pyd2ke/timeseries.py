@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from ._base import BaseD2KE
+from .d2ke import D2KE
 from ._validation import check_positive_int, check_series, check_window
 
 
@@ -43,7 +43,7 @@ def znormalize(X, eps=1e-8):
     return out
 
 
-class RandomWarpingSeries(BaseD2KE):
+class RandomWarpingSeries(D2KE):
     """Random Warping Series (RWS): D2KE features for time series under DTW.
 
     Parameters
@@ -133,6 +133,10 @@ class RandomWarpingSeries(BaseD2KE):
         check_window(self.window)
 
     def _draw_random_objects(self, X, rng):
-        channels = X.channels
-        lengths = rng.randint(self.min_length, self.max_length + 1, size=self.n_components)
-        return [rng.normal(0.0, self.scale, size=(d, channels)) for d in lengths]
+        return draw_random_series(X.channels, self.n_components, rng, self.min_length, self.max_length, self.scale)
+
+
+def draw_random_series(channels, n, rng, min_length, max_length, scale):
+    """n random series: lengths U{min_length..max_length}, values N(0, scale^2)."""
+    lengths = rng.randint(min_length, max_length + 1, size=n)
+    return [rng.normal(0.0, scale, size=(d, channels)) for d in lengths]

@@ -5,7 +5,14 @@ from importlib import resources
 import numpy as np
 from sklearn.utils import Bunch
 
-__all__ = ["load_basic_motions", "load_japanese_vowels", "load_statlog_dna"]
+__all__ = [
+    "load_basic_motions",
+    "load_bbc_news",
+    "load_digits_chaincode",
+    "load_digits_sift",
+    "load_japanese_vowels",
+    "load_statlog_dna",
+]
 
 
 def _data_path(name):
@@ -82,3 +89,114 @@ def load_basic_motions():
         shape (100, 6)), y_train, y_test (lists of str), classes, description
     """
     return _load_uea("basic_motions.npz", "BasicMotions: 4 activities, 6 channels, length 100, 40/40 split")
+
+
+def _read_npz(filename):
+    with _data_path(filename).open("rb") as f, np.load(f) as d:
+        return {key: d[key] for key in d.files}  # read each key once
+
+
+def _split_ragged(values, lengths):
+    return np.split(values, np.cumsum(lengths)[:-1])
+
+
+def load_bbc_news():
+    """BBC News articles (5 topics) as bags of words with 50-d GloVe vectors.
+
+    2127 documents (exact duplicates removed), 26591-word vocabulary, seeded
+    stratified 70/30 split (1488 / 639).
+
+    Returns
+    -------
+    data : sklearn.utils.Bunch with
+        embeddings : ndarray (26591, 50) float32, the GloVe vector of each word
+        vocabulary : list of str
+        bow_train, bow_test : scipy.sparse.csr_matrix (n_documents, 26591) of
+            word counts, the input of ``WordMoversEmbedding(embeddings=...)``
+        X_train, X_test : lists of (word vectors, counts) pairs, the same
+            documents in the pair form
+        y_train, y_test : lists of str, classes, description
+    """
+    import scipy.sparse as sp
+
+    d = _read_npz("bbc_news.npz")
+    lengths = d["doc_lengths"]
+    offsets = np.r_[0, np.cumsum(lengths)]
+    embeddings = d["embeddings"]
+    bow = sp.csr_matrix(
+        (d["doc_counts"].astype(np.float64), d["doc_word_ids"], offsets), shape=(len(lengths), len(embeddings))
+    )
+    classes = d["classes"].tolist()
+    labels = [classes[i] for i in d["y"]]
+    train = np.flatnonzero(d["is_train"])
+    test = np.flatnonzero(~d["is_train"])
+
+    def pairs(rows):
+        return [(embeddings[bow.indices[bow.indptr[i] : bow.indptr[i + 1]]],
+                 bow.data[bow.indptr[i] : bow.indptr[i + 1]].copy()) for i in rows]
+
+    return Bunch(
+        embeddings=embeddings,
+        vocabulary=d["vocab"].tolist(),
+        bow_train=bow[train],
+        bow_test=bow[test],
+        X_train=pairs(train),
+        X_test=pairs(test),
+        y_train=[labels[i] for i in train],
+        y_test=[labels[i] for i in test],
+        classes=classes,
+        description="BBC News: 2127 articles, 5 topics, 50-d GloVe bags of words, seeded 70/30 split",
+    )
+
+
+def load_digits_sift():
+    """OpenCV's 5000 handwritten digits (20x20, 500 per class), each as the
+    set of its 128-d SIFT descriptors (1-36 per image), seeded stratified
+    70/30 split (3500 / 1500).
+
+    Returns
+    -------
+    data : sklearn.utils.Bunch with X_train, X_test (lists of float32 arrays
+        of shape (n_descriptors, 128), values 0..236 as computed by OpenCV),
+        y_train, y_test (lists of str), classes, description
+    """
+    d = _read_npz("digits_sift.npz")
+    sets = _split_ragged(d["X_values"], d["X_lengths"])
+    classes = d["classes"].tolist()
+    labels = [classes[i] for i in d["y"]]
+    train = np.flatnonzero(d["is_train"])
+    test = np.flatnonzero(~d["is_train"])
+    return Bunch(
+        X_train=[sets[i] for i in train],
+        X_test=[sets[i] for i in test],
+        y_train=[labels[i] for i in train],
+        y_test=[labels[i] for i in test],
+        classes=classes,
+        description="Digits as SIFT descriptor sets: 5000 images, 10 classes, seeded 70/30 split",
+    )
+
+
+def load_digits_chaincode():
+    """The same 1797 scikit-learn digits as Freeman 8-direction chain codes of
+    their outlines (strings over 01234567, lengths 45-106), with the seeded
+    stratified 70/30 split.
+
+    Returns
+    -------
+    data : sklearn.utils.Bunch with X_train, X_test (lists of str), y_train,
+        y_test (lists of str), classes, description
+    """
+    from sklearn.model_selection import train_test_split
+
+    rows = [line.split("\t") for line in _data_path("digits_chaincode.tsv").read_text(encoding="ascii").splitlines()]
+    labels = [r[0] for r in rows]
+    codes = [r[1] for r in rows]
+    train, test = train_test_split(np.arange(len(rows)), test_size=0.3, stratify=labels, random_state=0)
+    return Bunch(
+        X_train=[codes[i] for i in train],
+        X_test=[codes[i] for i in test],
+        y_train=[labels[i] for i in train],
+        y_test=[labels[i] for i in test],
+        classes=sorted(set(labels)),
+        description="Digits as chain codes: 1797 strings over 01234567, seeded 70/30 split",
+    )

@@ -1,0 +1,250 @@
+#pragma once
+// Exact Earth Mover's Distance (optimal transport with a given cost matrix),
+// in double precision.
+//
+//   EmdWorkspace   reusable buffers (one per thread; nothing is static)
+//   emd_from_cost  minimum of sum_ij f_ij c_ij over flows f >= 0 with row sums
+//                  a / sum(a) and column sums b / sum(b)
+//
+// Points of zero weight are dropped first (they cannot carry flow); when one
+// side is left with a single point the answer is the weighted mean of its
+// costs, otherwise the transportation simplex in detail/emd_simplex_impl.hpp
+// solves it exactly.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "../core/cpu_features.hpp"
+#include "../detail/emd_simplex_impl.hpp"
+
+namespace pyd2ke {
+
+// One cell of an optimal basic solution: mass sent from a source to a
+// target (masses normalised: together they sum to 1).
+struct EmdFlow {
+    std::size_t source, target;
+    double mass;
+};
+
+class EmdWorkspace;
+double emd_from_cost(const double* cost, std::size_t n, std::size_t m, const double* a, const double* b,
+                     EmdWorkspace& ws);
+
+class EmdWorkspace {
+    // f(simplex) for the simplex the last solve used (defined first: the
+    // members below deduce its return type).
+    template <class F>
+    decltype(auto) visit_simplex(F&& f) const {
+#if PYD2KE_EMD_AVX2_BUILD
+        if (avx2_) return f(simplex_avx2_);
+#endif
+        return f(simplex_);
+    }
+
+public:
+    // Simplex pivots of the last solve (0 for the closed forms).
+    std::size_t pivots() const {
+        return shape_ == Shape::simplex ? visit_simplex([](const auto& s) { return s.pivots(); }) : 0;
+    }
+
+    // The last solve's optimal basic cells, zero-mass basic cells included
+    // (for tests and diagnostics; builds a new vector).
+    std::vector<EmdFlow> flows() const {
+        std::vector<EmdFlow> out;
+        if (shape_ == Shape::single_target) {
+            for (std::size_t k = 0; k < kept_sources_; ++k) out.push_back({sources_[k], targets_[0], source_mass_[k]});
+        } else if (shape_ == Shape::single_source) {
+            for (std::size_t k = 0; k < kept_targets_; ++k) out.push_back({sources_[0], targets_[k], target_mass_[k]});
+        } else if (shape_ == Shape::simplex) {
+            visit_simplex([&](const auto& simplex) {
+                simplex.for_each_basic_cell([&](std::size_t row, std::size_t col, double flow) {
+                    out.push_back(transposed_ ? EmdFlow{sources_[col], targets_[row], flow}
+                                              : EmdFlow{sources_[row], targets_[col], flow});
+                });
+            });
+        }
+        return out;
+    }
+
+    // Optimal dual variables of the last solve: cost[i][j] - u[i] - v[j] >= 0
+    // for every pair of kept points, with equality on the flows; NaN for
+    // dropped (zero-weight) points.
+    std::vector<double> source_potentials() const { return potentials(true); }
+    std::vector<double> target_potentials() const { return potentials(false); }
+
+private:
+    friend double emd_from_cost(const double*, std::size_t, std::size_t, const double*, const double*,
+                                EmdWorkspace&);
+
+    enum class Shape { none, single_target, single_source, simplex };
+
+    std::vector<double> potentials(bool of_sources) const {
+        std::vector<double> out(of_sources ? n_ : m_, std::numeric_limits<double>::quiet_NaN());
+        const std::vector<std::size_t>& kept = of_sources ? sources_ : targets_;
+        const std::size_t count = of_sources ? kept_sources_ : kept_targets_;
+        if (shape_ == Shape::single_target || shape_ == Shape::single_source) {
+            // The single point's potential is 0; the others' are their costs to it.
+            const bool many_side = of_sources == (shape_ == Shape::single_target);
+            for (std::size_t k = 0; k < count; ++k) out[kept[k]] = many_side ? closed_costs_[k] : 0.0;
+        } else if (shape_ == Shape::simplex) {
+            const bool simplex_rows = of_sources != transposed_;
+            visit_simplex([&](const auto& simplex) {
+                for (std::size_t k = 0; k < count; ++k)
+                    out[kept[k]] = simplex_rows ? simplex.row_potential(k) : simplex.col_potential(k);
+            });
+        }
+        return out;
+    }
+
+    // The simplex compiled for the build's baseline and, on x86, for AVX2
+    // (chosen when the CPU has it); only the one in use allocates.
+    detail::emd_portable::TransportSimplex simplex_;
+#if PYD2KE_EMD_AVX2_BUILD
+    detail::emd_avx2::TransportSimplex simplex_avx2_;
+#endif
+    bool avx2_ = false;
+    Shape shape_ = Shape::none;
+    bool transposed_ = false;  // simplex rows are the targets
+    std::size_t n_ = 0, m_ = 0, kept_sources_ = 0, kept_targets_ = 0;
+    // Kept (positive weight) points and their normalised weights; the vectors
+    // only grow, the counts say how much is in use.
+    std::vector<std::size_t> sources_, targets_;
+    std::vector<double> source_mass_, target_mass_;
+    std::vector<double> closed_costs_;  // closed forms: costs to the single point
+};
+
+namespace detail {
+
+// Validates weights, keeps the positive ones and normalises them to sum 1;
+// returns how many were kept. Dividing by the largest weight first keeps the
+// sum finite for any finite weights.
+inline std::size_t keep_positive_weights(const double* w, std::size_t count, const char* side,
+                                         std::vector<std::size_t>& kept, std::vector<double>& mass) {
+    double largest = 0;
+    bool valid = true;
+    for (std::size_t k = 0; k < count; ++k) {
+        valid &= w[k] >= 0 && w[k] <= std::numeric_limits<double>::max();  // false for NaN too
+        largest = w[k] > largest ? w[k] : largest;
+    }
+    if (!valid) throw std::invalid_argument(std::string("emd: ") + side + " weights must be finite and non-negative");
+    if (largest == 0) throw std::invalid_argument(std::string("emd: ") + side + " weights are all zero");
+    if (kept.size() < count) kept.resize(count), mass.resize(count);
+    std::size_t used = 0;
+    double sum = 0;
+    for (std::size_t k = 0; k < count; ++k) {  // branch-free append
+        kept[used] = k;
+        mass[used] = w[k] / largest;
+        sum += mass[used];
+        used += w[k] > 0;
+    }
+    const double scale = 1 / sum;
+    for (std::size_t k = 0; k < used; ++k) mass[k] *= scale;
+    return used;
+}
+
+}  // namespace detail
+
+namespace detail {
+
+// The simplex part of emd_from_cost, for either compiled simplex.
+// src/tgt: the kept points (ns and nt of them) and their normalised masses.
+template <class Simplex>
+double solve_transport(Simplex& simplex, const double* cost, std::size_t m, const std::size_t* src, std::size_t ns,
+                       const double* source_mass, const std::size_t* tgt, std::size_t nt, const double* target_mass,
+                       bool transposed) {
+    const std::size_t rows = transposed ? nt : ns, cols = transposed ? ns : nt;
+    simplex.reset(rows, cols);
+    double* c = simplex.costs();
+    if (!transposed) {
+        for (std::size_t i = 0; i < ns; ++i) {
+            const double* from = cost + src[i] * m;
+            if (nt == m)
+                for (std::size_t j = 0; j < nt; ++j) c[j * rows + i] = from[j];
+            else
+                for (std::size_t j = 0; j < nt; ++j) c[j * rows + i] = from[tgt[j]];
+        }
+    } else {
+        for (std::size_t j = 0; j < ns; ++j) {
+            const double* from = cost + src[j] * m;
+            double* to = c + j * rows;
+            if (nt == m)
+                std::copy_n(from, nt, to);
+            else
+                for (std::size_t i = 0; i < nt; ++i) to[i] = from[tgt[i]];
+        }
+    }
+    const double* row_mass = transposed ? target_mass : source_mass;
+    const double* col_mass = transposed ? source_mass : target_mass;
+    double row_sum = 0, col_sum = 0;
+    for (std::size_t i = 0; i < rows; ++i) row_sum += row_mass[i];
+    for (std::size_t j = 0; j < cols; ++j) col_sum += col_mass[j];
+    // Both sums are 1 up to rounding; matching them shrinks the mismatch the
+    // initial solution has to absorb to the last few ulps.
+    const double scale = row_sum / col_sum;
+    std::copy_n(row_mass, rows, simplex.supplies());
+    for (std::size_t j = 0; j < cols; ++j) simplex.demands()[j] = col_mass[j] * scale;
+    return simplex.solve();
+}
+
+}  // namespace detail
+
+// Minimum-cost transport between supplies a (n, >= 0) and demands b (m, >= 0)
+// with row-major costs (n, m); a and b are normalised to sum 1 here (pass raw
+// weights). Returns sum flow * cost. Throws std::invalid_argument for an empty
+// side, negative or non-finite weights, an all-zero side or non-finite costs.
+inline double emd_from_cost(const double* cost, std::size_t n, std::size_t m, const double* a, const double* b,
+                            EmdWorkspace& ws) {
+    if (n == 0 || m == 0) throw std::invalid_argument("emd: both point sets must be non-empty");
+    ws.shape_ = EmdWorkspace::Shape::none;
+    ws.n_ = n;
+    ws.m_ = m;
+    const std::size_t ns = detail::keep_positive_weights(a, n, "source", ws.sources_, ws.source_mass_);
+    const std::size_t nt = detail::keep_positive_weights(b, m, "target", ws.targets_, ws.target_mass_);
+    ws.kept_sources_ = ns;
+    ws.kept_targets_ = nt;
+    if (!detail::emd_portable::all_finite(cost, n * m)) throw std::invalid_argument("emd: costs must be finite");
+    const std::size_t* src = ws.sources_.data();
+    const std::size_t* tgt = ws.targets_.data();
+
+    if (ns == 1 || nt == 1) {
+        // All mass of the many side goes to the single point.
+        const bool single_target = nt == 1;
+        const std::size_t count = single_target ? ns : nt;
+        const double* mass = single_target ? ws.source_mass_.data() : ws.target_mass_.data();
+        if (ws.closed_costs_.size() < count) ws.closed_costs_.resize(count);
+        double total = 0;
+        for (std::size_t k = 0; k < count; ++k) {
+            const double c = single_target ? cost[src[k] * m + tgt[0]] : cost[src[0] * m + tgt[k]];
+            ws.closed_costs_[k] = c;
+            total += mass[k] * c;
+        }
+        (single_target ? ws.target_mass_ : ws.source_mass_)[0] = 1.0;
+        ws.shape_ = single_target ? EmdWorkspace::Shape::single_target : EmdWorkspace::Shape::single_source;
+        return total;
+    }
+
+    // The simplex wants the longer side as its rows (its pricing vectorises
+    // down the rows); transposing the problem does not change the optimum.
+    // Its costs are column-major, i.e. the transpose of a row-major (rows,
+    // cols) matrix.
+    const bool transposed = ws.transposed_ = ns < nt;
+    double total;
+#if PYD2KE_EMD_AVX2_BUILD
+    ws.avx2_ = detect_simd_level() >= SimdLevel::avx2;
+    if (ws.avx2_)
+        total = detail::solve_transport(ws.simplex_avx2_, cost, m, src, ns, ws.source_mass_.data(), tgt, nt,
+                                        ws.target_mass_.data(), transposed);
+    else
+#endif
+        total = detail::solve_transport(ws.simplex_, cost, m, src, ns, ws.source_mass_.data(), tgt, nt,
+                                        ws.target_mass_.data(), transposed);
+    ws.shape_ = EmdWorkspace::Shape::simplex;
+    return total;
+}
+
+}  // namespace pyd2ke

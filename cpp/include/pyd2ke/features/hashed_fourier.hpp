@@ -1,0 +1,141 @@
+#pragma once
+// Space-efficient random Fourier features (Tabei, Yamanishi & Pagh, "Space-
+// efficient feature maps for string alignment kernels"), with the weights
+// derived from a counter-based hash instead of stored:
+//   z(x) = sqrt(2/D) [cos(s_0..s_{D/2-1}), sin(s_0..s_{D/2-1})],
+//   s_k = sum_j w[j, k] x_j,
+// w[j, k] = tan(pi (u - 1/2)) / beta (Cauchy: Laplacian kernel
+// exp(-||x - y||_1 / beta)) or sqrt(2 gamma) Phi^{-1}(u) (Gaussian: RBF kernel
+// exp(-gamma ||x - y||^2)), u = u(seed, j, k) uniform in the open interval
+// (0, 1). Memory is O(D) whatever the input dimension: coordinates may be any
+// 64-bit ids (ESP node labels, hashed features).
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "../core/cpu_features.hpp"
+#include "../core/parallel.hpp"
+#include "../detail/hashed_fourier_impl.hpp"
+
+namespace pyd2ke {
+
+class HashedRandomFourier {
+public:
+    // bandwidth: beta for the Laplacian kernel, gamma for the RBF kernel.
+    HashedRandomFourier(FourierKernel kernel, double bandwidth, std::size_t n_components, std::uint64_t seed,
+                        SimdLevel level = detect_simd_level())
+        : kernel_(kernel), n_components_(n_components), seed_(seed), level_(level) {
+        if (!(bandwidth > 0) || !std::isfinite(bandwidth))
+            throw std::invalid_argument("HashedRandomFourier: the bandwidth (beta or gamma) must be positive and finite");
+        if (n_components < 2 || n_components % 2 != 0)
+            throw std::invalid_argument("HashedRandomFourier: n_components must be even and >= 2, got " +
+                                        std::to_string(n_components));
+        scale_ = kernel == FourierKernel::laplacian ? 1.0 / bandwidth : std::sqrt(2.0 * bandwidth);
+    }
+
+    std::size_t n_components() const { return n_components_; }
+    std::size_t half() const { return n_components_ / 2; }
+    FourierKernel kernel() const { return kernel_; }
+    std::uint64_t seed() const { return seed_; }
+
+    // The weight w[j, k] (slow; for tests and inspection).
+    double weight(std::uint64_t j, std::size_t k) const {
+        const double u = detail::open_unit(detail::counter_hash(detail::coordinate_key(seed_, j), k));
+        return scale_ * (kernel_ == FourierKernel::laplacian ? detail::unit_weight<FourierKernel::laplacian>(u)
+                                                              : detail::unit_weight<FourierKernel::rbf>(u));
+    }
+
+    // W[(j - first) * half + k] = w[j, k] for first <= j < first + count: a
+    // block of rows for a dense product done elsewhere (BLAS).
+    void weights(std::uint64_t first, std::size_t count, double* W, int n_threads = 1) const {
+        if (kernel_ == FourierKernel::laplacian)
+            weights_impl<FourierKernel::laplacian>(first, count, W, n_threads);
+        else
+            weights_impl<FourierKernel::rbf>(first, count, W, n_threads);
+    }
+
+    // out (rows x D) from projections P (rows x D/2).
+    template <class T>
+    void cos_sin(const double* P, std::size_t rows, T* out, int n_threads = 1) const {
+        const auto cs = detail::fourier_kernels<FourierKernel::laplacian, T>(level_).cos_sin;
+        const std::size_t h = half();
+        const double scale = output_scale();
+        parallel_for_blocks(rows, n_threads, 64, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) cs(P + i * h, h, scale, out + i * n_components_);
+        });
+    }
+
+    // Sparse rows: row i holds coordinates ids[indptr[i] .. indptr[i+1]) with
+    // values values[...]. Index is any integer type (CSR column indices, ESP
+    // labels). out is rows x D, row-major.
+    template <class Index, class Value, class T>
+    void transform_sparse(const Index* ids, const Value* values, const std::int64_t* indptr, std::size_t rows, T* out,
+                          int n_threads = 1) const {
+        if (kernel_ == FourierKernel::laplacian)
+            sparse_impl<FourierKernel::laplacian>(ids, values, indptr, rows, out, n_threads);
+        else
+            sparse_impl<FourierKernel::rbf>(ids, values, indptr, rows, out, n_threads);
+    }
+
+    // Dense rows (rows x dim, row-major) by the same hashed accumulation:
+    // O(D) memory, rows x dim x D/2 hashes. Python takes the BLAS route
+    // through weights() instead.
+    template <class X, class T>
+    void transform_dense(const X* x, std::size_t rows, std::size_t dim, T* out, int n_threads = 1) const {
+        std::vector<std::int64_t> indptr(rows + 1);
+        for (std::size_t i = 0; i <= rows; ++i) indptr[i] = static_cast<std::int64_t>(i * dim);
+        // Column j of row i is coordinate j: ids repeat per row, values are x itself.
+        std::vector<std::uint64_t> ids(rows * dim);
+        for (std::size_t i = 0; i < rows; ++i)
+            for (std::size_t j = 0; j < dim; ++j) ids[i * dim + j] = j;
+        transform_sparse(ids.data(), x, indptr.data(), rows, out, n_threads);
+    }
+
+private:
+    double output_scale() const { return std::sqrt(2.0 / static_cast<double>(n_components_)); }
+
+    template <FourierKernel K>
+    void weights_impl(std::uint64_t first, std::size_t count, double* W, int n_threads) const {
+        const auto kernels = detail::fourier_kernels<K, double>(level_);
+        const std::size_t h = half();
+        parallel_for_blocks(count, n_threads, 16, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t r = begin; r < end; ++r)
+                kernels.weight_row(detail::coordinate_key(seed_, first + r), scale_, h, W + r * h);
+        });
+    }
+
+    template <FourierKernel K, class Index, class Value, class T>
+    void sparse_impl(const Index* ids, const Value* values, const std::int64_t* indptr, std::size_t rows, T* out,
+                     int n_threads) const {
+        const auto kernels = detail::fourier_kernels<K, T>(level_);
+        const std::size_t h = half();
+        const std::size_t padded = (h + kernels.lanes - 1) / kernels.lanes * kernels.lanes;
+        const double scale = output_scale();
+        parallel_for_blocks(rows, n_threads, 8, [&](std::size_t begin, std::size_t end) {
+            std::vector<double> s(padded);
+            for (std::size_t i = begin; i < end; ++i) {
+                std::fill(s.begin(), s.end(), 0.0);
+                for (std::int64_t p = indptr[i]; p < indptr[i + 1]; ++p) {
+                    const double v = static_cast<double>(values[p]);
+                    if (v == 0) continue;
+                    const std::uint64_t key = detail::coordinate_key(seed_, static_cast<std::uint64_t>(ids[p]));
+                    kernels.accumulate(key, v * scale_, padded, s.data());
+                }
+                kernels.cos_sin(s.data(), h, scale, out + i * n_components_);
+            }
+        });
+    }
+
+    FourierKernel kernel_;
+    std::size_t n_components_;
+    std::uint64_t seed_;
+    SimdLevel level_;
+    double scale_ = 1.0;
+};
+
+}  // namespace pyd2ke

@@ -1,0 +1,62 @@
+#pragma once
+// CGK embedding (Chakraborty, Goldenberg & Koucky 2016): a random walk over
+// the string that copies S[i] to out[t] and advances i by a random bit
+// r_t(S[i]), so that the Hamming distance between two walks approximates the
+// edit distance of the strings. The bits come from a counter-based hash of
+// (seed, t, symbol): shared by all strings, nothing stored, any length.
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "../core/parallel.hpp"
+#include "../core/text.hpp"
+#include "../detail/counter_hash.hpp"
+
+namespace pyd2ke {
+
+// Symbol written once the walk has passed the end of the string: above every
+// Unicode code point and byte value, so it is outside every alphabet.
+constexpr std::uint32_t kCgkPad = 0xFFFFFFFFu;
+
+// r_t(symbol) in {0, 1}.
+inline unsigned cgk_bit(std::uint64_t seed, std::size_t t, std::uint32_t symbol) {
+    return static_cast<unsigned>(detail::counter_hash(detail::coordinate_key(seed, t), symbol) >> 63);
+}
+
+// out[0 .. out_len) for s[0 .. n). Walks longer than out_len are cut, shorter
+// ones padded with kCgkPad.
+template <class CharT>
+void cgk_embed(const CharT* s, std::size_t n, std::uint64_t seed, std::size_t out_len, std::uint32_t* out) {
+    std::size_t i = 0;
+    for (std::size_t t = 0; t < out_len; ++t) {
+        if (i < n) {
+            const std::uint32_t c = static_cast<std::uint32_t>(s[i]);
+            out[t] = c;
+            i += cgk_bit(seed, t, c);
+        } else {
+            out[t] = kCgkPad;
+        }
+    }
+}
+
+// Every text's walk, concatenated: text i owns out[offsets[i] .. offsets[i+1]).
+// fixed_length == 0: 3 n_i symbols each; otherwise fixed_length each.
+inline std::vector<std::uint32_t> cgk_embed_batch(const std::vector<TextView>& texts, std::uint64_t seed,
+                                                  std::size_t fixed_length, std::vector<std::int64_t>& offsets,
+                                                  int n_threads = 1) {
+    offsets.assign(texts.size() + 1, 0);
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        offsets[i + 1] = offsets[i] + static_cast<std::int64_t>(fixed_length ? fixed_length : 3 * texts[i].size);
+    std::vector<std::uint32_t> out(static_cast<std::size_t>(offsets.back()));
+    parallel_for_blocks(texts.size(), n_threads, 64, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i)
+            visit_text(texts[i], [&](auto p, std::size_t n) {
+                cgk_embed(p, n, seed, static_cast<std::size_t>(offsets[i + 1] - offsets[i]), out.data() + offsets[i]);
+            });
+    });
+    return out;
+}
+
+}  // namespace pyd2ke

@@ -1,0 +1,191 @@
+"""Word Mover's Embedding (Wu et al., "Word Mover's Embedding: From Word2Vec
+to Document Embedding", EMNLP 2018; D2KE with the Earth Mover's distance).
+
+A document is a bag of word vectors with weights (nBOW: normalised counts,
+or tf-idf). Features are exp(-gamma EMD(x, w_j)) / sqrt(R) for R random
+documents w_j of U{min_words..max_words} random words with uniform weights;
+the EMD uses the Euclidean distance between word vectors and is solved
+exactly.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+
+from .d2ke import D2KE
+from ._sets import PackedSets, check_documents, documents_from_bow
+from ._validation import check_choice, check_positive_int
+from .sets import unit_sphere
+
+
+class WordMoversEmbedding(D2KE):
+    """D2KE features for documents under the Earth Mover's distance (WME).
+
+    Parameters
+    ----------
+    n_components : int, default=128
+        Number of random documents R (= number of output features).
+    embeddings : array of shape (vocabulary_size, dim) or None, default=None
+        With embeddings, X is a bag-of-words matrix (n_documents,
+        vocabulary_size) of word counts, scipy.sparse or dense: document i
+        is the embeddings of its words with non-zero counts. Without, X is a
+        list of (word vectors (n_words, dim), weights (n_words,)) pairs.
+    weighting : {"nbow", "tfidf"}, default="nbow"
+        "nbow": counts (or the given weights), normalised per document.
+        "tfidf": counts times idf = ln((1 + n) / (1 + df)) + 1 learnt from
+        the fit documents (scikit-learn's smooth idf); needs ``embeddings``.
+    min_words, max_words : int, default=1, 6
+        Random documents have U{min_words..max_words} words.
+    distribution : {"sphere", "box", "vocabulary"}, default="sphere"
+        Random words: uniform on the unit sphere of R^dim (D2KE); uniform in
+        [v_min, v_max]^dim and then L2-normalised, where v_min and v_max are
+        the smallest and largest coordinate of the vocabulary
+        (``embeddings``, else the fit documents' word vectors), as in the
+        WME reference code; or "vocabulary" (a pyd2ke extension): word
+        vectors of the fit documents, drawn with probability proportional to
+        their total count (bag-of-words form) or weight (pair form), like
+        RSE's frequency sampler for strings.
+    kernel : {"soft", "direct"}, default="soft"
+    gamma : float or "auto", default="auto"
+        "auto" uses 1 / median EMD between (up to 256) fit documents and the
+        random documents.
+    random_state : int, RandomState instance or None, default=None
+    n_jobs : int or None, default=None
+        Threads (None and -1: all cores). The output does not depend on it.
+    dtype : numpy.float64 or numpy.float32, default=numpy.float64
+        Output type and the precision of the word distances (the
+        transportation problems are solved in float64 either way).
+
+    Attributes
+    ----------
+    random_objects_ : list of (ndarray (n_words, dim), ndarray (n_words,))
+        The random documents.
+    idf_ : ndarray of shape (vocabulary_size,)
+        With weighting="tfidf".
+    gamma_ : float
+    n_components_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pyd2ke import WordMoversEmbedding
+    >>> rng = np.random.default_rng(0)
+    >>> docs = [(rng.normal(size=(n, 5)), np.ones(n)) for n in (4, 7, 2)]
+    >>> WordMoversEmbedding(n_components=8, random_state=0).fit_transform(docs).shape
+    (3, 8)
+    """
+
+    metric = "emd"
+
+    def __init__(
+        self,
+        n_components=128,
+        *,
+        embeddings=None,
+        weighting="nbow",
+        min_words=1,
+        max_words=6,
+        distribution="sphere",
+        kernel="soft",
+        gamma="auto",
+        random_state=None,
+        n_jobs=None,
+        dtype=np.float64,
+    ):
+        self.n_components = n_components
+        self.embeddings = embeddings
+        self.weighting = weighting
+        self.min_words = min_words
+        self.max_words = max_words
+        self.distribution = distribution
+        self.kernel = kernel
+        self.gamma = gamma
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.dtype = dtype
+
+    def _metric_params(self):
+        return {}
+
+    def _check_params(self):
+        super()._check_params()
+        check_choice(self.weighting, "weighting", {"nbow", "tfidf"})
+        check_choice(self.distribution, "distribution", {"sphere", "box", "vocabulary"})
+        check_positive_int(self.min_words, "min_words")
+        check_positive_int(self.max_words, "max_words")
+        if self.min_words > self.max_words:
+            raise ValueError(f"min_words ({self.min_words}) must be <= max_words ({self.max_words})")
+        if self.weighting == "tfidf" and self.embeddings is None:
+            raise ValueError(
+                "weighting='tfidf' needs word identities: pass embeddings= and X as a bag-of-words matrix"
+            )
+
+    def _check_objects(self, X, name="X"):
+        if self.embeddings is not None and not isinstance(X, PackedSets):
+            idf = self.__dict__.get("idf_")
+            X = documents_from_bow(self.embeddings, X, name, self.dtype, idf)
+        return super()._check_objects(X, name)
+
+    def fit(self, X, y=None):
+        """Draw the random documents (and learn idf, resolve gamma="auto") from X.
+
+        Parameters
+        ----------
+        X : list of (word vectors, weights) pairs, or a bag-of-words matrix
+            (n_documents, vocabulary_size) when ``embeddings`` is given
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self.__dict__.pop("idf_", None)
+        self._word_counts = None  # for distribution="vocabulary", during fit only
+        if self.embeddings is not None and not isinstance(X, PackedSets):
+            B = sp.csr_matrix(X) if sp.issparse(X) else sp.csr_matrix(np.asarray(X, dtype=np.float64))
+            if self.weighting == "tfidf":
+                df = np.bincount(B.indices[B.data != 0], minlength=B.shape[1]) if B.nnz else np.zeros(B.shape[1])
+                self.idf_ = np.log((1.0 + B.shape[0]) / (1.0 + df)) + 1.0
+            self._word_counts = np.asarray(B.sum(axis=0), dtype=np.float64).ravel()
+        try:
+            return super().fit(X, y)
+        finally:
+            del self._word_counts
+
+    def _draw_random_objects(self, X, rng):
+        if self.distribution == "vocabulary":
+            if self._word_counts is not None:
+                words, counts = np.asarray(self.embeddings, dtype=np.float64), self._word_counts
+            else:
+                words, counts = X.values, X.weights
+            counts = np.maximum(counts, 0)
+            p = counts / counts.sum()
+            docs = []
+            for m in rng.randint(self.min_words, self.max_words + 1, size=self.n_components):
+                docs.append((words[rng.choice(len(p), size=m, p=p)].astype(np.float64), np.full(m, 1.0 / m)))
+            return docs
+        box = None
+        if self.distribution == "box":
+            vocabulary = self.embeddings if self.embeddings is not None else X.values
+            box = (float(np.min(vocabulary)), float(np.max(vocabulary)))
+        return draw_random_documents(X.dim, self.n_components, rng, self.min_words, self.max_words,
+                                     self.distribution, box)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = False
+        tags.input_tags.sparse = True
+        return tags
+
+
+def draw_random_documents(dim, n, rng, min_words, max_words, distribution, box):
+    """n random documents of U{min_words..max_words} words with uniform weights."""
+    docs = []
+    for m in rng.randint(min_words, max_words + 1, size=n):
+        if distribution == "sphere":
+            words = unit_sphere(rng, m, dim)
+        else:
+            words = rng.uniform(box[0], box[1], size=(m, dim))
+            norms = np.linalg.norm(words, axis=1, keepdims=True)
+            words = words / np.where(norms > 0, norms, 1.0)
+        docs.append((words, np.full(m, 1.0 / m)))
+    return docs

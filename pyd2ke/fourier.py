@@ -1,0 +1,237 @@
+"""Space-efficient random Fourier features (SFM) and the SFMEDM / SFMCGK pipelines.
+
+Y. Tabei, Y. Yamanishi and R. Pagh, "Space-efficient feature maps for string
+alignment kernels" (ICDM 2019). Random Fourier features (Rahimi & Recht)
+z(x) = sqrt(2/D) [cos(s_k), sin(s_k)], s_k = sum_j w[j, k] x_j, k < D/2,
+approximate the Laplacian kernel exp(-||x - y||_1 / beta) when the w[j, k]
+are Cauchy / beta, and the RBF kernel exp(-gamma ||x - y||^2) when they are
+Gaussian with variance 2 gamma. The paper stores two random words per input
+coordinate (O(d) memory); pyd2ke derives every w[j, k] from a counter-based
+hash of (seed, j, k), so memory is O(D) whatever d is, and coordinates may
+be any 64-bit id, such as ESP node labels.
+"""
+
+import numbers
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.pipeline import Pipeline
+from sklearn.utils.validation import check_is_fitted, validate_data
+from threadpoolctl import threadpool_limits
+
+from . import _core
+from ._validation import check_choice, check_dtype, check_positive_int, effective_n_threads
+from .sketches import CGKEmbedding, ESPSketches, ESPVectorizer, _draw_seed
+
+# Bounds on the temporaries of the dense path: weight blocks and projections.
+_WEIGHT_BLOCK_VALUES = 1 << 22
+_PROJECTION_VALUES = 1 << 22
+
+
+def _check_bandwidth(value, name):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a positive number, got {value!r}")
+    if not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be positive and finite, got {value!r}")
+    return float(value)
+
+
+class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Random Fourier features with hashed weights: O(D) memory in any input dimension.
+
+    Parameters
+    ----------
+    kernel : {"laplacian", "rbf"}, default="laplacian"
+        "laplacian": exp(-||x - y||_1 / beta), Cauchy weights
+        tan(pi (u - 1/2)) / beta. "rbf": exp(-gamma ||x - y||^2), Gaussian
+        weights sqrt(2 gamma) Phi^{-1}(u). u = u(seed, j, k) is uniform in
+        the open interval (0, 1).
+    beta : float, default=1.0
+        Laplacian bandwidth (> 0).
+    gamma : float, default=1.0
+        RBF inverse width (> 0).
+    n_components : int, default=1024
+        D, even and >= 2: D/2 frequencies, each giving a cosine and a sine.
+        The output is [cos(s_0..s_{D/2-1}), sin(s_0..s_{D/2-1})] * sqrt(2/D).
+    random_state : int, RandomState or None, default=None
+        Draws the 63-bit seed of the hash at fit time.
+    n_jobs : int or None, default=None
+        Threads (None and -1: all cores). The output does not depend on it.
+    dtype : numpy.float64 or numpy.float32, default=numpy.float64
+        Output type (projections are always accumulated in float64).
+
+    Attributes
+    ----------
+    seed_ : int
+    n_features_in_ : int
+        Only when fitted on a dense or sparse matrix.
+
+    Notes
+    -----
+    Inputs: a dense array (n, d), a scipy.sparse matrix (column j is
+    coordinate j), or :class:`ESPSketches` (node label l is coordinate l).
+    Dense input goes through a BLAS product with weight blocks generated on
+    the fly; sparse input accumulates hashed weights per non-zero (SIMD).
+    """
+
+    def __init__(
+        self, *, kernel="laplacian", beta=1.0, gamma=1.0, n_components=1024, random_state=None, n_jobs=None,
+        dtype=np.float64,
+    ):
+        self.kernel = kernel
+        self.beta = beta
+        self.gamma = gamma
+        self.n_components = n_components
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.dtype = dtype
+
+    def _check_params(self):
+        check_choice(self.kernel, "kernel", ("laplacian", "rbf"))
+        bandwidth = _check_bandwidth(self.beta, "beta") if self.kernel == "laplacian" else None
+        if self.kernel == "rbf":
+            bandwidth = _check_bandwidth(self.gamma, "gamma")
+        D = check_positive_int(self.n_components, "n_components", minimum=2)
+        if D % 2:
+            raise ValueError(f"n_components must be even (a cosine and a sine per frequency), got {D}")
+        check_dtype(self.dtype)
+        effective_n_threads(self.n_jobs)
+        return bandwidth
+
+    def _engine(self):
+        return _core.HashedFourier(self.kernel, self._check_params(), self.n_components, self.seed_)
+
+    def _kind(self, X, reset):
+        if isinstance(X, ESPSketches):
+            return "sketch", X
+        if isinstance(X, (str, bytes)) or (isinstance(X, (list, tuple)) and X and isinstance(X[0], (str, bytes))):
+            raise TypeError(
+                "X holds strings; turn them into vectors first (ESPVectorizer, CGKEmbedding, "
+                "or the make_sfmedm / make_sfmcgk pipelines)"
+            )
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C", reset=reset)
+        if sp.issparse(X):
+            X = sp.csr_matrix(X)
+            return "sparse", X
+        return "dense", X
+
+    def fit(self, X, y=None):
+        """Validate the parameters and X, and draw the hash seed."""
+        self._check_params()
+        if isinstance(X, ESPSketches):
+            if len(X) == 0:
+                raise ValueError("X is empty: at least one sketch is required")
+            for attribute in ("n_features_in_", "feature_names_in_"):
+                if hasattr(self, attribute):
+                    delattr(self, attribute)
+        else:
+            self._kind(X, reset=True)
+        self.seed_ = _draw_seed(self.random_state)
+        return self
+
+    def transform(self, X):
+        """Random Fourier features of X, shape (n_samples, n_components)."""
+        check_is_fitted(self, "seed_")
+        engine = self._engine()
+        if not isinstance(X, ESPSketches) and not hasattr(self, "n_features_in_"):
+            raise ValueError("fitted on ESPSketches: transform takes ESPSketches too")
+        kind, X = self._kind(X, reset=False)
+        n_threads = effective_n_threads(self.n_jobs)
+        n = len(X) if kind == "sketch" else X.shape[0]
+        out = np.empty((n, self.n_components), dtype=check_dtype(self.dtype))
+        if kind == "sketch":
+            engine.sparse_into(X.labels, X.counts, X.offsets, out, n_threads)
+        elif kind == "sparse":
+            indices = X.indices if X.indices.dtype in (np.int32, np.int64) else X.indices.astype(np.int64)
+            engine.sparse_into(indices, X.data, X.indptr.astype(np.int64), out, n_threads)
+        else:
+            self._dense(engine, X, out, n_threads)
+        return out
+
+    def _dense(self, engine, X, out, n_threads):
+        # Fixed row chunks, each a single-threaded BLAS product followed by
+        # cos/sin, spread over n_threads workers: every row sees the same
+        # arithmetic whatever n_threads is (a multithreaded BLAS may not).
+        n, d = X.shape
+        half = self.n_components // 2
+        col_block = max(1, _WEIGHT_BLOCK_VALUES // half)
+        blocks = [(j, min(d, j + col_block)) for j in range(0, d, col_block)]
+        # Weights of a small input dimension are generated once; otherwise per chunk.
+        cached = [engine.weights(a, e - a, n_threads) for a, e in blocks] if len(blocks) == 1 else None
+        row_block = int(min(1024, max(1, _PROJECTION_VALUES // half)))
+
+        def work(start):
+            stop = min(n, start + row_block)
+            if cached is not None:
+                P = X[start:stop] @ cached[0]
+            else:
+                P = np.zeros((stop - start, half))
+                for a, e in blocks:
+                    P += X[start:stop, a:e] @ engine.weights(a, e - a, 1)
+            engine.cos_sin_into(P, out[start:stop], 1)
+
+        starts = range(0, n, row_block)
+        with threadpool_limits(limits=1, user_api="blas"):
+            if n_threads <= 1 or len(starts) == 1:
+                for start in starts:
+                    work(start)
+            else:
+                with ThreadPoolExecutor(max_workers=n_threads) as pool:
+                    for future in [pool.submit(work, start) for start in starts]:
+                        future.result()
+
+    @property
+    def _n_features_out(self):
+        return self.n_components
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+def make_sfmedm(*, n_components=1024, beta=1.0, random_state=None, n_jobs=None, dtype=np.float64):
+    """SFMEDM: ESP characteristic vectors -> hashed Laplacian random Fourier features.
+
+    z(S)'z(S') approximates exp(-||V(S) - V(S')||_1 / beta), a kernel on the
+    edit distance with moves. Returns an unfitted scikit-learn Pipeline.
+    """
+    return Pipeline(
+        [
+            ("esp", ESPVectorizer(output="sketch", n_jobs=n_jobs)),
+            (
+                "fourier",
+                HashedRandomFourier(
+                    kernel="laplacian", beta=beta, n_components=n_components, random_state=random_state,
+                    n_jobs=n_jobs, dtype=dtype,
+                ),
+            ),
+        ]
+    )
+
+
+def make_sfmcgk(*, n_components=1024, beta=1.0, output_length=None, random_state=None, n_jobs=None,
+                dtype=np.float64):
+    """SFMCGK: CGK walks (one-hot, L1 = Hamming) -> hashed Laplacian random Fourier features.
+
+    Returns an unfitted scikit-learn Pipeline. With an integer random_state
+    both steps use it (the walk bits and the Fourier weights hash different
+    keys, so they stay independent).
+    """
+    return Pipeline(
+        [
+            ("cgk", CGKEmbedding(output_length=output_length, random_state=random_state, n_jobs=n_jobs)),
+            (
+                "fourier",
+                HashedRandomFourier(
+                    kernel="laplacian", beta=beta, n_components=n_components, random_state=random_state,
+                    n_jobs=n_jobs, dtype=dtype,
+                ),
+            ),
+        ]
+    )
+
+
+__all__ = ["HashedRandomFourier", "make_sfmedm", "make_sfmcgk"]
