@@ -3,6 +3,8 @@
 
 import numpy as np
 
+from .common import grid
+
 
 def _data(n, d, seed=0):
     return np.random.default_rng(seed).standard_normal((n, d))
@@ -11,7 +13,7 @@ def _data(n, d, seed=0):
 class MaclaurinScaling:
     """Transform time against N, d and D (poly kernel of degree 2)."""
 
-    params = ([1000, 10000, 100000], [16, 128], [256, 4096])
+    params = (grid([1000, 10000, 100000], [1000, 10000]), [16, 128], [256, 4096])
     param_names = ["N", "d", "D"]
     timeout = 300
 

@@ -3,6 +3,8 @@ scaling in N, set size and threads, and their peers (numpy GEMM, POT)."""
 
 import numpy as np
 
+from .common import grid
+
 
 def random_sets(n, size, dim=128, seed=0):
     """n float32 sets of `size` unit vectors in R^dim."""
@@ -38,7 +40,7 @@ class SetScaling:
     """Modified Hausdorff features against N and the set size (128-d unit
     vectors, R = 128 random sets of U{3..15} points); linear in both."""
 
-    params = ([100, 1000], [16, 128, 512])
+    params = ([100, 1000], grid([16, 128, 512], [16, 128]))
     param_names = ["N", "set_size"]
     timeout = 300
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .common import SIMD_LEVELS, random_short_strings, random_strings
+from .common import SIMD_LEVELS, grid, random_short_strings, random_strings
 
 
 class BuildInfo:
@@ -35,7 +35,7 @@ class RSEScaling:
     """Transform time against the number of strings N and their length L
     (R = 256 random strings of length U{1..10}); linear in both."""
 
-    params = ([1000, 10000, 100000], [128, 512, 2048, 8192])
+    params = (grid([1000, 10000, 100000], [1000, 10000]), grid([128, 512, 2048, 8192], [128, 512, 2048]))
     param_names = ["N", "L"]
     timeout = 600
 
