@@ -124,7 +124,8 @@ def load_bbc_news():
     offsets = np.r_[0, np.cumsum(lengths)]
     embeddings = d["embeddings"]
     bow = sp.csr_matrix(
-        (d["doc_counts"].astype(np.float64), d["doc_word_ids"], offsets), shape=(len(lengths), len(embeddings))
+        (d["doc_counts"].astype(np.float64), d["doc_word_ids"].astype(np.int32), offsets),
+        shape=(len(lengths), len(embeddings)),
     )
     classes = d["classes"].tolist()
     labels = [classes[i] for i in d["y"]]
@@ -137,7 +138,7 @@ def load_bbc_news():
 
     return Bunch(
         embeddings=embeddings,
-        vocabulary=d["vocab"].tolist(),
+        vocabulary=np.char.decode(d["vocab"], "ascii").tolist(),
         bow_train=bow[train],
         bow_test=bow[test],
         X_train=pairs(train),
@@ -161,7 +162,7 @@ def load_digits_sift():
         y_train, y_test (lists of str), classes, description
     """
     d = _read_npz("digits_sift.npz")
-    sets = _split_ragged(d["X_values"], d["X_lengths"])
+    sets = _split_ragged(d["X_values"].astype(np.float32), d["X_lengths"])  # stored as uint8, lossless
     classes = d["classes"].tolist()
     labels = [classes[i] for i in d["y"]]
     train = np.flatnonzero(d["is_train"])
