@@ -156,8 +156,12 @@ def documents_from_bow(embeddings, bow, name="X", dtype=np.float64, word_weights
         raise ValueError("embeddings contain NaN or infinity")
     if sp.issparse(bow):
         B = sp.csr_matrix(bow, dtype=np.float64)
-        B.sum_duplicates()
-        B.eliminate_zeros()
+        # Canonical form (sorted, summed, no stored zeros) is fixed on a copy:
+        # csr_matrix may share the caller's arrays.
+        if not B.has_canonical_format or not B.data.all():
+            B = B.copy()
+            B.sum_duplicates()
+            B.eliminate_zeros()
     else:
         B = np.asarray(bow)
         if B.ndim != 2 or not np.issubdtype(B.dtype, np.number):

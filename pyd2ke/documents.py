@@ -14,7 +14,7 @@ import scipy.sparse as sp
 from .d2ke import D2KE
 from ._sets import PackedSets, check_documents, documents_from_bow
 from ._validation import check_choice, check_positive_int
-from .sets import unit_sphere
+from .sets import unit_rows, unit_sphere
 
 
 class WordMoversEmbedding(D2KE):
@@ -184,8 +184,6 @@ def draw_random_documents(dim, n, rng, min_words, max_words, distribution, box):
         if distribution == "sphere":
             words = unit_sphere(rng, m, dim)
         else:
-            words = rng.uniform(box[0], box[1], size=(m, dim))
-            norms = np.linalg.norm(words, axis=1, keepdims=True)
-            words = words / np.where(norms > 0, norms, 1.0)
+            words = unit_rows(rng.uniform(box[0], box[1], size=(m, dim)))
         docs.append((words, np.full(m, 1.0 / m)))
     return docs

@@ -93,12 +93,15 @@ class RandomSetEmbedding(D2KE):
         return draw_random_sets(X.dim, self.n_components, rng, self.min_size, self.max_size)
 
 
+def unit_rows(v):
+    """v with every non-zero row scaled to unit Euclidean norm."""
+    norms = np.linalg.norm(v, axis=1, keepdims=True)
+    return v / np.where(norms > 0, norms, 1.0)
+
+
 def unit_sphere(rng, n, dim):
     """n points uniform on the unit sphere of R^dim."""
-    v = rng.normal(size=(n, dim))
-    norms = np.linalg.norm(v, axis=1, keepdims=True)
-    # A zero Gaussian vector has probability 0; guard anyway.
-    return v / np.where(norms > 0, norms, 1.0)
+    return unit_rows(rng.normal(size=(n, dim)))
 
 
 def draw_random_sets(dim, n, rng, min_size, max_size):

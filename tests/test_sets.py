@@ -171,6 +171,12 @@ def test_documents_from_embeddings_and_bag_of_words():
     wme_pairs = WordMoversEmbedding(16, random_state=0).fit(pairs)
     np.testing.assert_allclose(wme.transform(B), wme_pairs.transform(pairs), rtol=1e-12)
     np.testing.assert_allclose(wme.transform(B.toarray()), wme.transform(B), rtol=1e-12)
+    # The caller's matrix is not modified, even when it is not in canonical form.
+    messy = sp.csr_matrix((np.r_[B.data, 0.0], np.r_[B.indices, 1], np.r_[B.indptr[:-1], B.indptr[-1] + 1]),
+                          shape=B.shape)
+    stored = messy.data.copy()
+    np.testing.assert_allclose(wme.transform(messy), wme.transform(B), rtol=1e-12)
+    np.testing.assert_array_equal(messy.data, stored)
     tfidf = WordMoversEmbedding(16, embeddings=E, weighting="tfidf", random_state=0).fit(B)
     df = (B.toarray() > 0).sum(axis=0)
     np.testing.assert_allclose(tfidf.idf_, np.log(7 / (1 + df)) + 1)
