@@ -65,30 +65,54 @@ PYD2KE_ALWAYS_INLINE std::uint8_t esp_reduce(X left, X self) {
     return static_cast<std::uint8_t>(2 * p + ((self >> p) & 1u));
 }
 
+// esp_reduce for bytes below 128 (left != self) in byte arithmetic only,
+// lsb position by masks, so that the passes below vectorise.
+PYD2KE_ALWAYS_INLINE std::uint8_t esp_reduce_byte(std::uint8_t left, std::uint8_t self) {
+    const std::uint8_t d = static_cast<std::uint8_t>(left ^ self);
+    const std::uint8_t low = static_cast<std::uint8_t>(d & (0u - d));
+    const std::uint8_t p = static_cast<std::uint8_t>(((low & 0xAAu) ? 1 : 0) | ((low & 0xCCu) ? 2 : 0) | ((low & 0xF0u) ? 4 : 0));
+    return static_cast<std::uint8_t>(2 * p + ((self & low) ? 1 : 0));
+}
+
+// One more reduction round, out of place: b[i] from a[i - 1] and a[i] (a[1] for i = 0).
+inline void esp_reduce_round(const std::uint8_t* PYD2KE_RESTRICT a, std::uint8_t* PYD2KE_RESTRICT b, std::size_t m) {
+    b[0] = esp_reduce_byte(a[1], a[0]);
+    for (std::size_t i = 1; i < m; ++i) b[i] = esp_reduce_byte(a[i - 1], a[i]);
+}
+
+// Every v in a[0..m) becomes the least of {0, 1, 2} that neither neighbour
+// holds; two v's are never neighbours, so one out-of-place pass does it.
+inline void esp_replace_label(const std::uint8_t* PYD2KE_RESTRICT a, std::uint8_t* PYD2KE_RESTRICT b, std::size_t m,
+                              std::uint8_t v) {
+    for (std::size_t i = 0; i < m; ++i) {
+        const std::uint8_t l = a[i - 1], r = a[i + 1];
+        const std::uint8_t c = (l != 0) & (r != 0) ? 0 : ((l != 1) & (r != 1) ? 1 : 2);
+        b[i] = a[i] == v ? c : a[i];
+    }
+}
+
 // A non-repetitive stretch x[0..m), m >= kEspMinReducedLength: alphabet
 // reduction to {0, 1, 2}, landmarks at local maxima and then at local minima
 // not next to a maximum, and blocks from one landmark to the next.
 inline void esp_reduced_blocks(const std::uint64_t* x, std::size_t m, EspWorkspace& ws, std::vector<std::uint64_t>& out) {
-    // a[-1] and a[m] are sentinels outside {0..5}, so the loops below need no bounds tests.
-    ws.reduced.resize(m + 2);
+    // Two buffers for the out-of-place passes. a[-1] and a[m] are sentinels
+    // outside {0..5}, so the loops below need no bounds tests.
+    ws.reduced.resize(2 * (m + 2));
     std::uint8_t* a = ws.reduced.data() + 1;
-    a[-1] = a[m] = 7;
-    // Round 1 takes the 64-bit labels below 128; later rounds work in bytes, in place from the right.
+    std::uint8_t* b = a + m + 2;
+    a[-1] = a[m] = b[-1] = b[m] = 7;
+    // Round 1 takes the 64-bit labels below 128; later rounds work in bytes.
     a[0] = esp_reduce(x[1], x[0]);
     for (std::size_t i = 1; i < m; ++i) a[i] = esp_reduce(x[i - 1], x[i]);
     for (int r = 1; r < kEspReductionRounds; ++r) {
-        const std::uint8_t a1 = a[1];
-        for (std::size_t i = m - 1; i > 0; --i) a[i] = esp_reduce(a[i - 1], a[i]);
-        a[0] = esp_reduce(a1, a[0]);
+        esp_reduce_round(a, b, m);
+        std::swap(a, b);
     }
-    // 3, then 4, then 5 become the least of {0, 1, 2} not next to them. Two
-    // v's are never neighbours, so each pass is branch-free and order-free.
-    for (std::uint8_t v = 3; v <= 5; ++v)
-        for (std::size_t i = 0; i < m; ++i) {
-            const std::uint8_t l = a[i - 1], r = a[i + 1];
-            const std::uint8_t c = (l != 0 && r != 0) ? 0 : ((l != 1 && r != 1) ? 1 : 2);
-            a[i] = a[i] == v ? c : a[i];
-        }
+    // 3, then 4, then 5 become the least of {0, 1, 2} not next to them.
+    for (std::uint8_t v = 3; v <= 5; ++v) {
+        esp_replace_label(a, b, m, v);
+        std::swap(a, b);
+    }
     // Landmark tests are local, so blocks are cut in the same pass. A
     // landmark at 1 would leave a block of one: the first block runs on.
     auto is_max = [a](std::size_t i) { return a[i - 1] < a[i] && a[i] > a[i + 1]; };
