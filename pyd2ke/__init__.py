@@ -14,6 +14,7 @@ except ImportError as error:  # the source folder, not an installed package
     ) from error
 from .baselines import RepresentativeSetEmbedding
 from .d2ke import D2KE
+from .density import DensityKernelFeatures, MeanEmbeddingFeatures
 from .documents import WordMoversEmbedding
 from .fourier import HashedRandomFourier, make_sfmcgk, make_sfmedm
 from .kernel_approximation import RandomMaclaurin
@@ -48,6 +49,8 @@ __all__ = [
     "make_sfmcgk",
     "make_sfmedm",
     "D2KE",
+    "DensityKernelFeatures",
+    "MeanEmbeddingFeatures",
     "RandomSetEmbedding",
     "WordMoversEmbedding",
     "RandomMaclaurin",

@@ -1,0 +1,83 @@
+"""Density kernels on sample sets: JS / Hellinger / L2 features against the
+number of sets N and the set size (linear in both), threads, and the MMD
+mean-embedding baseline at the same size."""
+
+import numpy as np
+
+
+def mixture_sets(n, size, seed=0):
+    """n sets of `size` points in R^2, each from a mixture of 1..10 Gaussians
+    (means in [-5, 5]^2, random covariances), as in the paper's regression task."""
+    rng = np.random.default_rng(seed)
+    sets = []
+    for _ in range(n):
+        k = int(rng.integers(1, 11))
+        means = rng.uniform(-5.0, 5.0, (k, 2))
+        A = rng.uniform(-1.0, 1.0, (k, 2, 2))
+        comp = rng.integers(0, k, size)
+        sets.append(means[comp] + np.einsum("nij,nj->ni", A[comp], rng.standard_normal((size, 2))))
+    return sets
+
+
+def _fitted(method, size, n_jobs=1):
+    from pyd2ke.density import DensityKernelFeatures, MeanEmbeddingFeatures
+
+    fit_sets = mixture_sets(20, size, seed=5)
+    if method == "mmd":
+        return MeanEmbeddingFeatures(1000, random_state=0, n_jobs=n_jobs).fit(fit_sets)
+    return DensityKernelFeatures(method, n_components=1000, random_state=0, n_jobs=n_jobs).fit(fit_sets)
+
+
+class DensityScaling:
+    """Transform time against N and the set size (2-D sets, |V| = 100,
+    32 x 32 integration grid, M = 5, D = 1000; one thread)."""
+
+    params = (["js", "hellinger", "l2"], [50, 200], [100, 400, 1600])
+    param_names = ["divergence", "N", "set_size"]
+    timeout = 120
+
+    def setup(self, method, n, size):
+        self.X = mixture_sets(n, size)
+        self.est = _fitted(method, size)
+
+    def time_transform(self, method, n, size):
+        self.est.transform(self.X)
+
+    def peakmem_transform(self, method, n, size):
+        self.est.transform(self.X)
+
+
+class DensityPeers:
+    """JS features next to the L2 and MMD baselines (N = 50 sets of 400 points)."""
+
+    params = ["js", "l2", "mmd"]
+    param_names = ["method"]
+    timeout = 120
+
+    def setup(self, method):
+        self.X = mixture_sets(50, 400)
+        self.est = _fitted(method, 400)
+
+    def time_transform(self, method):
+        self.est.transform(self.X)
+
+    def time_projection_features(self, method):
+        if method == "mmd":
+            self.est.mean_embeddings(self.X)
+        else:
+            self.est.projection_features(self.X)
+
+
+class DensityThreads:
+    """JS features with 1 and 2 threads (N = 256 sets of 400 points: four blocks)."""
+
+    params = [1, 2]
+    param_names = ["n_jobs"]
+    timeout = 120
+
+    def setup(self, n_jobs):
+        self.X = mixture_sets(256, 400)
+        self.est = _fitted("js", 400, n_jobs)
+
+    def time_transform(self, n_jobs):
+        self.est.transform(self.X)

@@ -1,0 +1,397 @@
+"""Density kernels on sample sets: the lambda measures against the closed-form
+kappas, the KDE and projections against direct formulas, the kernel
+approximation, determinism across threads, scikit-learn behaviour and bad
+input."""
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+from scipy import integrate
+from scipy.spatial.distance import pdist, squareform
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+
+from pyd2ke import density
+from pyd2ke.density import (
+    MEASURE_MASS,
+    DensityKernelFeatures,
+    MeanEmbeddingFeatures,
+    basis_indices,
+    cv_bandwidth,
+    sample_lambdas,
+)
+from pyd2ke._sets import check_point_sets
+
+
+def kappa(divergence, x, y):
+    """Table 1 of the paper, natural log."""
+    if divergence == "js":
+        return 0.5 * x * math.log(2 * x / (x + y)) + 0.5 * y * math.log(2 * y / (x + y)) if x * y > 0 else (
+            0.5 * (x + y) * math.log(2)
+        )
+    if divergence == "hellinger":
+        return 0.5 * (math.sqrt(x) - math.sqrt(y)) ** 2
+    return abs(x - y)
+
+
+MEASURES = {
+    "js": lambda t: np.exp(-np.pi * abs(t)) / ((1 + np.exp(-2 * np.pi * abs(t))) * (1 + 4 * t * t)),
+    "tv": lambda t: (2 / np.pi) / (1 + 4 * t * t),
+}
+
+
+def sets_2d(n_sets=40, size=60, seed=0):
+    """Gaussian blobs with random centres and widths; labels = the width."""
+    rng = np.random.default_rng(seed)
+    widths = rng.uniform(0.3, 1.5, n_sets)
+    sets = [rng.normal(loc=rng.uniform(-1, 1, 2), scale=w, size=(size + i % 7, 2)) for i, w in enumerate(widths)]
+    return sets, widths
+
+
+SETS, WIDTHS = sets_2d()
+
+
+# ---- lambda measures -----------------------------------------------------------
+@pytest.mark.parametrize("divergence", ["js", "hellinger", "tv"])
+def test_sampled_lambdas_reproduce_kappa(divergence):
+    """Z * mean |x^(1/2 + i l) - y^(1/2 + i l)|^2 over sampled lambdas is the closed-form kappa."""
+    lam = sample_lambdas(divergence, 400_000, random_state=0)
+    Z = MEASURE_MASS[divergence]
+    for x, y in [(0.3, 1.7), (1.0, 0.0), (2.0, 0.5), (0.01, 5.0), (1.0, 1.0), (4.0, 3.9)]:
+        gx = x ** (0.5 + 1j * lam) if x > 0 else 0.0
+        gy = y ** (0.5 + 1j * lam) if y > 0 else 0.0
+        terms = Z * np.abs(gx - gy) ** 2
+        # Within 4 standard errors of the Monte Carlo mean, and within 3%.
+        error = abs(terms.mean() - kappa(divergence, x, y))
+        assert error <= 4 * terms.std() / math.sqrt(len(lam)) + 1e-12, (x, y)
+        assert error <= 0.03 * kappa(divergence, x, y) + 1e-12, (x, y)
+
+
+@pytest.mark.parametrize("divergence", ["js", "tv"])
+def test_lambda_distribution_and_mass(divergence):
+    density = MEASURES[divergence]
+    mass = integrate.quad(density, -np.inf, np.inf)[0]
+    assert mass == pytest.approx(MEASURE_MASS[divergence], rel=1e-9)
+    lam = sample_lambdas(divergence, 200_000, random_state=1)
+    for t in (-1.0, -0.4, -0.1, 0.0, 0.2, 0.7, 2.0):
+        cdf = integrate.quad(density, -np.inf, t)[0] / mass
+        assert np.mean(lam <= t) == pytest.approx(cdf, abs=0.005), t
+
+
+def test_hellinger_lambdas_and_sampler_errors():
+    np.testing.assert_array_equal(sample_lambdas("hellinger", 3), np.zeros(3))
+    a = sample_lambdas("js", 50, random_state=7)
+    np.testing.assert_array_equal(a, sample_lambdas("js", 50, random_state=7))
+    with pytest.raises(ValueError, match="divergence must be one of"):
+        sample_lambdas("kl", 5)
+    with pytest.raises(ValueError, match="size must be >= 1"):
+        sample_lambdas("js", 0)
+
+
+# ---- KDE, basis and projections -----------------------------------------------
+def reflected_kde(points, h, U):
+    """Direct Gaussian KDE with the 3 images per dimension (enough when h is small)."""
+    n, l = points.shape
+    total = np.zeros(len(U))
+    for shifts in np.array(np.meshgrid(*[[0, 1, 2]] * l, indexing="ij")).reshape(l, -1).T:
+        images = points.copy()
+        for d, k in enumerate(shifts):
+            images[:, d] = [points[:, d], -points[:, d], 2 - points[:, d]][k]
+        D2 = ((U[:, None, :] - images[None, :, :]) ** 2).sum(-1)
+        total += np.exp(-D2 / (2 * h * h)).sum(1)
+    return total / (n * (2 * math.pi * h * h) ** (l / 2))
+
+
+@pytest.mark.parametrize("integration, n_dims, n_points", [
+    ("grid", 1, 40), ("grid", 2, 256), ("grid", 3, 512), ("random", 2, 300), ("random", 3, 200)])
+@pytest.mark.parametrize("boundary", ["reflect", "none"])
+def test_kde_matches_direct_formula(integration, n_dims, n_points, boundary):
+    rng = np.random.default_rng(0)
+    sets = [rng.uniform(0, 1, (25, n_dims)), rng.uniform(0.2, 0.5, (7, n_dims)),
+            np.array([[0.0] * n_dims, [1.0] * n_dims])]
+    h = 0.07
+    est = DensityKernelFeatures(
+        "l2", n_components=2, bandwidth=h, basis_size=4, integration=integration,
+        n_integration_points=n_points, boundary=boundary, sigma=1.0, random_state=0,
+    ).fit(sets)
+    F = est.densities(sets)
+    U = est.integration_points_
+    assert U.shape == (n_points, n_dims)
+    for X, f in zip(sets, F):
+        scaled = (X - est.data_min_) / est.data_range_
+        if boundary == "reflect":
+            expected = reflected_kde(scaled, h, U)
+        else:
+            D2 = ((U[:, None, :] - scaled[None]) ** 2).sum(-1)
+            expected = np.exp(-D2 / (2 * h * h)).sum(1) / (len(X) * (2 * math.pi * h * h) ** (n_dims / 2))
+        np.testing.assert_allclose(f, expected, rtol=1e-6, atol=1e-7)
+
+
+def test_chunked_products_and_small_blocks_agree(monkeypatch):
+    """Khatri-Rao chunks (3-D) and the block size change nothing but rounding."""
+    rng = np.random.default_rng(2)
+    sets = [rng.uniform(0, 1, (40 + i, 3)) for i in range(12)]
+    est = DensityKernelFeatures("js", n_components=8, basis_size=10, bandwidth=0.1, random_state=0).fit(sets)
+    F, A = est.densities(sets), est.projection_features(sets)
+    monkeypatch.setattr(density, "_KHATRI_RAO_ENTRIES", 200)
+    monkeypatch.setattr(density, "_BLOCK_SETS", 5)
+    np.testing.assert_allclose(est.densities(sets), F, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(est.projection_features(sets), A, rtol=1e-10, atol=1e-14)
+
+
+def test_reflection_keeps_the_mass_in_the_cube():
+    rng = np.random.default_rng(1)
+    sets = [rng.uniform(0, 1, (50, 2)) ** 3, rng.uniform(0, 1, (50, 2))]
+    A = {b: DensityKernelFeatures("l2", n_components=2, bandwidth=0.08, boundary=b, sigma=1.0, random_state=0)
+         .fit(sets).projection_features(sets) for b in ("reflect", "none")}
+    # The constant basis function's coefficient is the mass in [0, 1]^2.
+    np.testing.assert_allclose(A["reflect"][:, 0], 1.0, rtol=1e-7)
+    assert np.all(A["none"][:, 0] < 0.97)
+
+
+def test_basis_indices_are_the_smallest_ellipsoid():
+    V = basis_indices(2, 100)
+    assert len({tuple(v) for v in V}) == 100 and V[0].tolist() == [0, 0]
+    norms = (V**2).sum(1)
+    assert np.all(np.diff(norms) >= 0)
+    outside = [(a, b) for a in range(20) for b in range(20) if a * a + b * b < norms.max()]
+    assert len(outside) <= 100
+    assert basis_indices(1, 7).ravel().tolist() == list(range(7))
+
+
+@pytest.mark.parametrize("divergence", ["js", "hellinger", "tv", "l2"])
+def test_projection_features_are_the_basis_coefficients_of_psi(divergence):
+    """A(p) = sqrt(Z/M) / n_e * Phi' psi(p), computed here from the densities."""
+    est = DensityKernelFeatures(divergence, n_components=2, basis_size=12, n_lambdas=3, random_state=0).fit(SETS)
+    F = np.maximum(est.densities(SETS[:3]), 1e-12)
+    U = est.integration_points_
+    Phi = np.ones((len(U), len(est.basis_indices_)))
+    for d in range(2):
+        k = est.basis_indices_[:, d]
+        Phi *= np.where(k == 0, 1.0, math.sqrt(2) * np.cos(math.pi * np.outer(U[:, d], k)))
+    if divergence == "l2":
+        psi, M, Z = [est.densities(SETS[:3])], 1, 1.0
+    elif divergence == "hellinger":
+        psi, M, Z = [np.sqrt(F)], 1, 0.5
+    else:
+        g = [F ** (0.5 + 1j * lam) for lam in est.lambdas_]
+        psi, M, Z = [x.real for x in g] + [x.imag for x in g], 3, MEASURE_MASS[divergence]
+    expected = np.concatenate([p @ Phi for p in psi], axis=1) * math.sqrt(Z / M) / len(U)
+    np.testing.assert_allclose(est.projection_features(SETS[:3]), expected, rtol=1e-9, atol=1e-12)
+    assert est.n_projection_features_ == expected.shape[1]
+
+
+@pytest.mark.parametrize("divergence", ["js", "hellinger", "tv"])
+def test_projection_distance_is_the_hdd_of_the_estimates(divergence):
+    """In 1-D with a complete cosine basis on the grid (Parseval), many lambdas
+    make ||A(p) - A(q)||^2 the closed-form HDD of the two density estimates."""
+    rng = np.random.default_rng(3)
+    sets = [rng.normal(0.3, 0.1, (200, 1)), rng.normal(0.6, 0.2, (150, 1)), rng.uniform(0, 1, (100, 1))]
+    est = DensityKernelFeatures(divergence, n_components=2, n_lambdas=20000, basis_size=64, n_integration_points=64,
+                                bandwidth=0.05, sigma=1.0, random_state=0).fit(sets)
+    A = est.projection_features(sets)
+    F = np.maximum(est.densities(sets), 1e-12)
+    kap = np.vectorize(lambda x, y: kappa(divergence, x, y))
+    for i, j in [(0, 1), (0, 2), (1, 2)]:
+        exact = kap(F[i], F[j]).mean()
+        assert np.sum((A[i] - A[j]) ** 2) == pytest.approx(exact, rel=0.02)
+
+
+def test_affine_maps_of_the_data_do_not_change_hdd_features():
+    est = DensityKernelFeatures("js", n_components=64, random_state=0)
+    Z1 = clone(est).fit_transform(SETS)
+    moved = [3.0 * X + np.array([10.0, -4.0]) for X in SETS]
+    Z2 = clone(est).fit_transform(moved)
+    np.testing.assert_allclose(Z1, Z2, atol=1e-8)
+
+
+# ---- kernel approximation --------------------------------------------------------
+@pytest.mark.parametrize("est", [DensityKernelFeatures("js", n_components=20000, sigma=0.5, random_state=0),
+                                 MeanEmbeddingFeatures(20000, random_state=0)],
+                         ids=["hdd", "mmd"])
+def test_features_approximate_the_rbf_kernel_on_the_embedding(est):
+    est.fit(SETS[:15])
+    Z = est.transform(SETS[:15])
+    E = est.projection_features(SETS[:15]) if hasattr(est, "projection_features") else est.mean_embeddings(SETS[:15])
+    K = np.exp(-squareform(pdist(E, "sqeuclidean")) / (2 * est.sigma_**2))
+    assert np.abs(Z @ Z.T - K).max() < 0.04
+    assert 0.05 < np.median(K[np.triu_indices(15, 1)]) < 0.95  # a kernel worth testing
+
+
+def test_mean_embedding_approximates_mmd():
+    rng = np.random.default_rng(0)
+    sets = [rng.normal(size=(80, 2)), rng.normal(0.5, 1, (90, 2)), rng.normal(0, 2, (70, 2))]
+    est = MeanEmbeddingFeatures(4, n_base_components=40000, base_bandwidth=0.3, sigma=1.0, random_state=0).fit(sets)
+    E = est.mean_embeddings(sets)
+    scaled = [(X - est.data_min_) / est.data_range_ for X in sets]
+
+    def k(a, b):
+        return np.exp(-((a[:, None] - b[None]) ** 2).sum(-1) / (2 * 0.3**2)).mean()
+
+    for i, j in [(0, 1), (0, 2), (1, 2)]:
+        mmd2 = k(scaled[i], scaled[i]) + k(scaled[j], scaled[j]) - 2 * k(scaled[i], scaled[j])
+        assert np.sum((E[i] - E[j]) ** 2) == pytest.approx(mmd2, abs=0.01)
+
+
+def test_hdd_features_predict_the_set_width():
+    """A linear model on the features learns a property of the distribution."""
+    sets, widths = sets_2d(200, 80, seed=5)
+    pipe = make_pipeline(DensityKernelFeatures("hellinger", n_components=400, random_state=0), Ridge(alpha=1e-3))
+    pipe.fit(sets[:150], widths[:150])
+    error = np.sqrt(np.mean((pipe.predict(sets[150:]) - widths[150:]) ** 2))
+    assert error < 0.5 * widths[150:].std()
+
+
+# ---- determinism, scikit-learn behaviour ------------------------------------------
+ESTIMATORS = [
+    DensityKernelFeatures("js", n_components=64, random_state=0),
+    DensityKernelFeatures("tv", n_components=32, integration="random", n_integration_points=200, random_state=0),
+    DensityKernelFeatures("l2", n_components=32, basis="fourier", bandwidth="scott", random_state=0),
+    MeanEmbeddingFeatures(32, n_base_components=20, random_state=0),
+]
+IDS = ["js", "tv-random", "l2-fourier", "mmd"]
+
+
+@pytest.mark.parametrize("est", ESTIMATORS, ids=IDS)
+def test_deterministic_across_n_jobs_and_pickle(est):
+    many = sets_2d(150, 30, seed=2)[0]  # several blocks of sets
+    with pytest.raises(NotFittedError):
+        clone(est).transform(many)
+    Z1 = clone(est).set_params(n_jobs=1).fit_transform(many)
+    Z2 = clone(est).set_params(n_jobs=2).fit_transform(many)
+    Z3 = clone(est).set_params(n_jobs=-1).fit(many).transform(many)
+    np.testing.assert_array_equal(Z1, Z2)
+    np.testing.assert_array_equal(Z1, Z3)
+    assert Z1.shape == (150, est.n_components) and Z1.dtype == np.float64 and Z1.flags.c_contiguous
+    assert np.isfinite(Z1).all()
+    fitted = clone(est).fit(many)
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(fitted)).transform(many), Z1)
+    assert not np.array_equal(Z1, clone(est).set_params(random_state=1).fit_transform(many))
+
+
+@pytest.mark.parametrize("est", ESTIMATORS, ids=IDS)
+def test_clone_params_names_and_float32(est):
+    params = est.get_params()
+    assert clone(est).get_params() == params
+    fitted = clone(est).fit(SETS)
+    names = fitted.get_feature_names_out()
+    assert len(names) == est.n_components and names[0] == type(est).__name__.lower() + "0"
+    z64 = fitted.transform(SETS)
+    z32 = clone(est).set_params(dtype=np.float32).fit(SETS).transform(SETS)
+    assert z32.dtype == np.float32
+    np.testing.assert_allclose(z32, z64, atol=2e-4)
+
+
+def test_packed_input_and_outside_points():
+    est = DensityKernelFeatures("js", n_components=16, random_state=0).fit(SETS)
+    np.testing.assert_array_equal(est.transform(check_point_sets(SETS)), est.transform(SETS))
+    far = [np.array([[100.0, -50.0], [3.0, 2.0]]), np.zeros((1, 2))]
+    assert np.isfinite(est.transform(far)).all()
+
+
+def test_grid_search_in_a_pipeline():
+    sets, widths = sets_2d(60, 40, seed=4)
+    pipe = make_pipeline(DensityKernelFeatures(n_components=64, random_state=0), Ridge())
+    search = GridSearchCV(pipe, {"densitykernelfeatures__divergence": ["js", "l2"]}, cv=3).fit(sets, widths)
+    assert search.best_params_["densitykernelfeatures__divergence"] in ("js", "l2")
+
+
+def test_bandwidth_rules():
+    packed = check_point_sets([(X - X.min()) / 10 for X in SETS])
+    h = cv_bandwidth(packed, 0)
+    assert 0.002 <= h <= 0.5 and h == cv_bandwidth(packed, 0)
+    # One-point sets: Scott falls back to the pooled spread.
+    est = DensityKernelFeatures(n_components=4, bandwidth="scott", random_state=0).fit([x[:1] for x in SETS])
+    assert est.bandwidth_ > 0
+
+
+# ---- bad input ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "bad, error, match",
+    [
+        ([], ValueError, "X is empty"),
+        ([np.zeros((3, 2)), np.zeros((0, 2))], ValueError, r"X\[1\] is empty"),
+        ([np.ones((3, 2)), np.ones((2, 3))], ValueError, r"X\[1\] has points of dimension 3"),
+        ([np.eye(2), np.array([[0.5, np.nan]])], ValueError, r"X\[1\] contains NaN"),
+        ([np.eye(2), np.array([[np.inf, 0.5]])], ValueError, r"X\[1\] contains NaN or infinity"),
+        ([np.eye(2), np.zeros((2, 2, 2))], ValueError, r"X\[1\] has 3 dimensions"),
+        ([np.array([[1.0, 2.0], [1.0, 3.0]]), np.array([[1.0, 5.0]])], ValueError,
+         r"X is constant in dimension 0 \(every value is 1.0\)"),
+        ([np.array([[1.0, 2.0]])], ValueError, "constant in dimension 0"),
+        (["ab"], TypeError, r"X\[0\] is str"),
+        (np.zeros(3), ValueError, r"X\[0\] has 0 dimensions"),
+    ],
+)
+def test_bad_sets(bad, error, match):
+    for est in (DensityKernelFeatures(n_components=4), MeanEmbeddingFeatures(4)):
+        with pytest.raises(error, match=match):
+            est.fit(bad)
+
+
+@pytest.mark.parametrize(
+    "params, error, match",
+    [
+        ({"divergence": "kl"}, ValueError, "divergence must be one of"),
+        ({"bandwidth": 0.0}, ValueError, "bandwidth must be > 0"),
+        ({"bandwidth": -1.0}, ValueError, "bandwidth must be > 0"),
+        ({"bandwidth": np.nan}, ValueError, "bandwidth must be > 0"),
+        ({"bandwidth": "silly"}, ValueError, "bandwidth must be 'cv' or 'scott'"),
+        ({"bandwidth": [0.1]}, TypeError, "bandwidth must be"),
+        ({"sigma": 0}, ValueError, "sigma must be > 0"),
+        ({"sigma": -2.0}, ValueError, "sigma must be > 0"),
+        ({"n_components": 7}, ValueError, "n_components must be even"),
+        ({"n_components": 0}, ValueError, "n_components must be >= 2"),
+        ({"n_components": 10.0}, TypeError, "n_components must be an integer"),
+        ({"n_lambdas": 0}, ValueError, "n_lambdas must be >= 1"),
+        ({"n_lambdas": True}, TypeError, "n_lambdas must be an integer"),
+        ({"basis_size": 0}, ValueError, "basis_size must be >= 1"),
+        ({"n_integration_points": 2.5}, TypeError, "n_integration_points must be an integer"),
+        ({"n_integration_points": 25}, ValueError, "too coarse for basis number"),
+        ({"basis": "wavelet"}, ValueError, "basis must be one of"),
+        ({"integration": "qmc"}, ValueError, "integration must be one of"),
+        ({"boundary": "wrap"}, ValueError, "boundary must be one of"),
+        ({"n_jobs": 0}, ValueError, "n_jobs == 0"),
+        ({"dtype": np.int32}, ValueError, "dtype must be"),
+    ],
+)
+def test_bad_parameters(params, error, match):
+    with pytest.raises(error, match=match):
+        DensityKernelFeatures(**{"n_components": 4, **params}).fit(SETS)
+
+
+@pytest.mark.parametrize(
+    "params, error, match",
+    [
+        ({"base_bandwidth": 0.0}, ValueError, "base_bandwidth must be > 0"),
+        ({"sigma": -1.0}, ValueError, "sigma must be > 0"),
+        ({"n_base_components": 3}, ValueError, "n_base_components must be even"),
+        ({"n_components": 3}, ValueError, "n_components must be even"),
+    ],
+)
+def test_bad_mmd_parameters(params, error, match):
+    with pytest.raises(error, match=match):
+        MeanEmbeddingFeatures(**{"n_components": 4, **params}).fit(SETS)
+
+
+def test_default_basis_size_stops_at_three_dimensions():
+    rng = np.random.default_rng(0)
+    sets = [rng.uniform(size=(20, 4)) for _ in range(3)]
+    with pytest.raises(ValueError, match="basis_size=None means 10\\^l basis functions, too many for l = 4"):
+        DensityKernelFeatures(n_components=4).fit(sets)
+    est = DensityKernelFeatures(n_components=4, basis_size=9, sigma=1.0, random_state=0).fit(sets)
+    assert est.n_projection_features_ == 90 and est.integration_points_.shape == (8**4, 4)
+
+
+def test_transform_checks_the_dimension_and_identical_sets_need_a_sigma():
+    est = DensityKernelFeatures(n_components=4, random_state=0).fit(SETS)
+    with pytest.raises(ValueError, match="dimension 3, but the estimator was fitted on dimension 2"):
+        est.transform([np.zeros((4, 3))])
+    same = [SETS[0]] * 3
+    with pytest.raises(ValueError, match="sigma='median' needs distinct fit sets"):
+        DensityKernelFeatures(n_components=4).fit(same)
+    assert DensityKernelFeatures(n_components=4, sigma=1.0).fit(same).sigma_ == 1.0
