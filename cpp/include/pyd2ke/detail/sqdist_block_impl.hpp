@@ -181,8 +181,15 @@ public:
     PackedPoints() = default;
 
     // points: count x dim, row-major.
-    PackedPoints(const T* points, std::size_t count, std::size_t dim, SimdLevel level)
-        : kernel_(sqdist_kernel<T>(level)), count_(count), dim_(dim) {
+    PackedPoints(const T* points, std::size_t count, std::size_t dim, SimdLevel level) {
+        assign(points, count, dim, level);
+    }
+
+    // Packs new points, reusing the buffers (for one packing per input).
+    void assign(const T* points, std::size_t count, std::size_t dim, SimdLevel level) {
+        kernel_ = sqdist_kernel<T>(level);
+        count_ = count;
+        dim_ = dim;
         const std::size_t w = kernel_.panel;
         n_panels_ = (count + w - 1) / w;
         panels_.assign(n_panels_ * dim * w, T(0));
