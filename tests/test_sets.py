@@ -132,6 +132,26 @@ def test_emd_degenerate_problems():
     assert D[0, 0] == 0
 
 
+def test_emd_batches_with_zero_weights_match_pot():
+    """Many against many: zero weights on both sides, one-point documents and
+    both orientations of the simplex (input longer or shorter)."""
+    rng = np.random.default_rng(11)
+
+    def document(n):
+        w = rng.integers(0, 3, n).astype(float)
+        w[rng.integers(n)] += 1
+        return rng.standard_normal((n, 4)), w
+
+    X = [document(n) for n in (1, 2, 5, 17, 40)]
+    Y = [document(n) for n in (1, 3, 8, 21, 60)]
+    for dtype in (np.float64, np.float32):
+        D = pairwise_distances(X, Y, metric="emd", dtype=dtype)
+        for i, (a, wa) in enumerate(X):
+            for j, (b, wb) in enumerate(Y):
+                rel = 1e-9 if dtype == np.float64 else 1e-5
+                assert D[i, j] == pytest.approx(emd_pot(a, wa, b, wb), rel=rel, abs=1e-12)
+
+
 @settings(max_examples=80, deadline=None)
 @given(st.integers(1, 30), st.integers(1, 30), st.integers(0, 2**32 - 1), st.booleans())
 def test_emd_cost_matrix_property(n, m, seed, integer_costs):

@@ -35,6 +35,12 @@ class EmdWorkspace;
 double emd_from_cost(const double* cost, std::size_t n, std::size_t m, const double* a, const double* b,
                      EmdWorkspace& ws);
 
+namespace detail {
+template <class Simplex>
+double finish_transport(Simplex& simplex, std::size_t rows, std::size_t cols, const double* row_mass,
+                        const double* col_mass);
+}  // namespace detail
+
 class EmdWorkspace {
     // f(simplex) for the simplex the last solve used (defined first: the
     // members below deduce its return type).
@@ -47,6 +53,28 @@ class EmdWorkspace {
     }
 
 public:
+    // The transport simplex alone, for batched callers (EmdBatch) that drop
+    // zero weights and normalise the masses once per point set, and write
+    // the costs straight into the simplex: fill(c, rows) sets the cost of
+    // row i and column j at c[j * rows + i]. Both sides need at least two
+    // points; rows should be the longer side (the pricing vectorises down
+    // the rows). flows() and the potentials do not describe these solves.
+    template <class Fill>
+    double solve_prepared(std::size_t rows, std::size_t cols, const double* row_mass, const double* col_mass,
+                          Fill&& fill) {
+        shape_ = Shape::none;
+        auto run = [&](auto& simplex) {
+            simplex.reset(rows, cols);
+            fill(simplex.costs(), rows);
+            return detail::finish_transport(simplex, rows, cols, row_mass, col_mass);
+        };
+#if PYD2KE_EMD_AVX2_BUILD
+        avx2_ = detect_simd_level() >= SimdLevel::avx2;
+        if (avx2_) return run(simplex_avx2_);
+#endif
+        return run(simplex_);
+    }
+
     // Simplex pivots of the last solve (0 for the closed forms).
     std::size_t pivots() const {
         return shape_ == Shape::simplex ? visit_simplex([](const auto& s) { return s.pivots(); }) : 0;
@@ -178,8 +206,14 @@ double solve_transport(Simplex& simplex, const double* cost, std::size_t m, cons
                 for (std::size_t i = 0; i < nt; ++i) to[i] = from[tgt[i]];
         }
     }
-    const double* row_mass = transposed ? target_mass : source_mass;
-    const double* col_mass = transposed ? source_mass : target_mass;
+    return finish_transport(simplex, rows, cols, transposed ? target_mass : source_mass,
+                            transposed ? source_mass : target_mass);
+}
+
+// Supplies and demands from normalised masses, then the solve.
+template <class Simplex>
+double finish_transport(Simplex& simplex, std::size_t rows, std::size_t cols, const double* row_mass,
+                        const double* col_mass) {
     double row_sum = 0, col_sum = 0;
     for (std::size_t i = 0; i < rows; ++i) row_sum += row_mass[i];
     for (std::size_t j = 0; j < cols; ++j) col_sum += col_mass[j];

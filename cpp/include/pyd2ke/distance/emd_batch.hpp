@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -46,6 +47,8 @@ public:
         std::vector<T> norms, block;
         std::vector<double> cost;
         std::vector<double> uniform;
+        std::vector<std::size_t> kept;  // the input's points of positive weight
+        std::vector<double> mass;       // and their normalised weights
         EmdWorkspace workspace;
     };
 
@@ -58,6 +61,8 @@ public:
         // Documents are grouped so that one group's points fill a distance
         // block of moderate width (the block for a long input stays in cache).
         std::vector<T> points;
+        std::vector<std::size_t> kept;
+        std::vector<double> mass;
         Group group;
         auto close_group = [&] {
             if (group.offsets.empty()) return;
@@ -75,6 +80,11 @@ public:
             group.offsets.push_back(group.offsets.back() + d.size);
             for (std::size_t i = 0; i < d.size; ++i) weights_.push_back(d.weights ? d.weights[i] : 1.0);
             weight_offsets_.push_back(weights_.size() - d.size);
+            const std::size_t n_kept = detail::keep_positive_weights(&weights_[weight_offsets_.back()], d.size,
+                                                                     "target", kept, mass);
+            kept_.insert(kept_.end(), kept.begin(), kept.begin() + n_kept);
+            mass_.insert(mass_.end(), mass.begin(), mass.begin() + n_kept);
+            kept_offsets_.push_back(kept_.size());
             ++n_documents_;
         }
         close_group();
@@ -84,6 +94,10 @@ public:
     std::size_t dim() const { return dim_; }
 
     // out[j] = EMD(x, document j) for j < size().
+    //
+    // The input's weights are validated and normalised once, the random
+    // documents' ones at construction; the ground costs go from the distance
+    // block straight into the transport simplex, in its layout.
     template <class Out>
     void distances(const PointSetView<T>& x, Out* out, Scratch& s) const {
         if (x.size == 0) throw std::invalid_argument("emd: documents must not be empty");
@@ -93,6 +107,7 @@ public:
             s.uniform.assign(x.size, 1.0);
             a = s.uniform.data();
         }
+        const std::size_t ns = detail::keep_positive_weights(a, x.size, "source", s.kept, s.mass);
         s.norms.resize(x.size);
         for (std::size_t i = 0; i < x.size; ++i) s.norms[i] = detail::squared_norm(x.point(i), dim_);
         std::size_t j = 0;
@@ -102,12 +117,19 @@ public:
             g.packed.squared_distances(x.data, s.norms.data(), 0, x.size, s.block.data());
             for (std::size_t k = 0; k + 1 < g.offsets.size(); ++k, ++j) {
                 const std::size_t first = g.offsets[k], m = g.offsets[k + 1] - first;
-                s.cost.resize(x.size * m);
-                for (std::size_t i = 0; i < x.size; ++i)
-                    for (std::size_t c = 0; c < m; ++c)
-                        s.cost[i * m + c] = std::sqrt(static_cast<double>(s.block[i * ldo + first + c]));
-                out[j] = static_cast<Out>(
-                    emd_from_cost(s.cost.data(), x.size, m, a, &weights_[weight_offsets_[j]], s.workspace));
+                const std::size_t* tgt = &kept_[kept_offsets_[j]];
+                const std::size_t nt = kept_offsets_[j + 1] - kept_offsets_[j];
+                double d;
+                if (ns == 1 || nt == 1) {  // closed forms: the general entry point
+                    s.cost.resize(x.size * m);
+                    for (std::size_t i = 0; i < x.size; ++i)
+                        for (std::size_t c = 0; c < m; ++c)
+                            s.cost[i * m + c] = std::sqrt(static_cast<double>(s.block[i * ldo + first + c]));
+                    d = emd_from_cost(s.cost.data(), x.size, m, a, &weights_[weight_offsets_[j]], s.workspace);
+                } else {
+                    d = transport(s, ns, first, tgt, nt, &mass_[kept_offsets_[j]], ldo);
+                }
+                out[j] = static_cast<Out>(d);
             }
         }
     }
@@ -121,6 +143,42 @@ public:
 private:
     static constexpr std::size_t kGroupPoints = 512;
 
+    // The simplex on the kept points: the input's (ns, in s.kept / s.mass)
+    // and document's (nt, tgt / target_mass, offsets from `first` in the
+    // block), the longer side as rows.
+    double transport(Scratch& s, std::size_t ns, std::size_t first, const std::size_t* tgt, std::size_t nt,
+                     const double* target_mass, std::size_t ldo) const {
+        const std::size_t* src = s.kept.data();
+        const T* block = s.block.data();
+        const bool transposed = ns < nt;
+        auto fill = [&](double* c, std::size_t rows) {
+            constexpr double kLargest = std::numeric_limits<double>::max();
+            bool finite = true;  // false for an infinite or NaN cost
+            if (!transposed) {  // rows: the input's points
+                for (std::size_t jj = 0; jj < nt; ++jj) {
+                    const T* column = block + first + tgt[jj];
+                    double* to = c + jj * rows;
+                    for (std::size_t ii = 0; ii < ns; ++ii) {
+                        to[ii] = std::sqrt(static_cast<double>(column[src[ii] * ldo]));
+                        finite &= to[ii] <= kLargest;
+                    }
+                }
+            } else {  // rows: the document's points
+                for (std::size_t ii = 0; ii < ns; ++ii) {
+                    const T* row = block + src[ii] * ldo + first;
+                    double* to = c + ii * rows;
+                    for (std::size_t jj = 0; jj < nt; ++jj) {
+                        to[jj] = std::sqrt(static_cast<double>(row[tgt[jj]]));
+                        finite &= to[jj] <= kLargest;
+                    }
+                }
+            }
+            if (!finite) throw std::invalid_argument("emd: costs must be finite");
+        };
+        return transposed ? s.workspace.solve_prepared(nt, ns, target_mass, s.mass.data(), fill)
+                          : s.workspace.solve_prepared(ns, nt, s.mass.data(), target_mass, fill);
+    }
+
     struct Group {
         std::vector<std::size_t> offsets;  // document k of the group owns points offsets[k]..offsets[k+1]
         detail::PackedPoints<T> packed;
@@ -130,6 +188,10 @@ private:
     std::vector<Group> groups_;
     std::vector<double> weights_;             // every document's weights, concatenated
     std::vector<std::size_t> weight_offsets_;  // document j's first weight
+    // Document j's points of positive weight (indices into the document) and
+    // their normalised weights: kept_[kept_offsets_[j] .. kept_offsets_[j+1]).
+    std::vector<std::size_t> kept_, kept_offsets_{0};
+    std::vector<double> mass_;
 };
 
 }  // namespace pyd2ke
