@@ -22,6 +22,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
 from . import _core
+from ._blas import matmul_rows
 from ._validation import check_choice, check_dtype, check_positive_int, effective_n_threads
 from .sketches import CGKEmbedding, ESPSketches, ESPVectorizer, _draw_seed
 
@@ -165,11 +166,11 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         def work(start):
             stop = min(n, start + row_block)
             if cached is not None:
-                P = X[start:stop] @ cached[0]
+                P = matmul_rows(X[start:stop], cached[0])
             else:
                 P = np.zeros((stop - start, half))
                 for a, e in blocks:
-                    P += X[start:stop, a:e] @ engine.weights(a, e - a, 1)
+                    P += matmul_rows(X[start:stop, a:e], engine.weights(a, e - a, 1))
             engine.cos_sin_into(P, out[start:stop], 1)
 
         starts = range(0, n, row_block)

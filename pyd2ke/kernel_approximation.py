@@ -21,6 +21,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
 from . import _core
+from ._blas import matmul_rows
 from ._validation import check_choice, check_dtype, check_positive_int, effective_n_threads
 
 KERNELS = ("poly", "exp", "vovk_poly", "vovk_inf")
@@ -307,7 +308,7 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
                 if sp.issparse(block):
                     P[...] = (block @ W).astype(dtype, copy=False)
                 else:
-                    np.matmul(np.asarray(block, dtype=dtype), W, out=P)
+                    matmul_rows(np.asarray(block, dtype=dtype), W, out=P)
                 target = Z_buffer[: stop - start] if exact else out[start:stop]
                 _core.maclaurin_into(P, self._groups, scale, target, 1)
                 if exact:

@@ -1,0 +1,36 @@
+"""Dense products whose rows do not depend on the batch they are computed in.
+
+A row of ``A @ B`` should depend only on that row of A and on B, so that
+transforming objects one at a time, in chunks, or in Dask partitions of any
+size gives the same bits. BLAS does not promise that. Measured with
+single-threaded OpenBLAS (Haswell kernels): dgemm computes the last row of a
+product with an odd number of rows by another kernel (and numpy uses a
+matrix-vector routine for a single row), and sgemm's results change with the
+number of rows and their alignment. So products here run in float64 with an
+even number of rows and contiguous operands; float32 results are rounded
+from them. Callers limit BLAS to one thread (threaded dgemm splits work by size).
+"""
+
+import numpy as np
+
+
+def matmul_rows(A, B, out=None):
+    """A @ B for a dense 2-D A, every row computed the same way whatever len(A) is."""
+    dtype = np.result_type(A, B)
+    A = np.ascontiguousarray(A, dtype=np.float64)
+    B = np.ascontiguousarray(B, dtype=np.float64)
+    m = A.shape[0]
+    if out is None:
+        out = np.empty((m, B.shape[1]), dtype=dtype)
+    even = m - m % 2
+    if even:
+        if out.dtype == np.float64:
+            np.matmul(A[:even], B, out=out[:even])
+        else:
+            out[:even] = A[:even] @ B
+    if m % 2:
+        # The odd row goes through a two-row product with a zero row.
+        pair = np.zeros((2, A.shape[1]))
+        pair[0] = A[-1]
+        out[-1] = (pair @ B)[0]
+    return out

@@ -1,0 +1,131 @@
+"""pyd2ke.dask on a distributed LocalCluster of two worker processes: the
+result has the same bits as a local transform, also when a worker dies
+mid-run and Dask retries its task."""
+
+import os
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+pytest.importorskip("dask")
+pytest.importorskip("distributed")
+import dask.array as da  # noqa: E402
+import dask.bag as db  # noqa: E402
+from distributed import Client, LocalCluster  # noqa: E402
+from sklearn.pipeline import make_pipeline  # noqa: E402
+from sklearn.preprocessing import FunctionTransformer, StandardScaler  # noqa: E402
+
+import pyd2ke  # noqa: E402
+from pyd2ke.dask import transform  # noqa: E402
+from cases import CASES, as_dense  # noqa: E402
+
+N = 120
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40
+    )
+    with cluster, Client(cluster) as client:
+        yield client
+
+
+def fitted(name):
+    make, data = CASES[name]
+    X = data(N)
+    return make(0, 1).fit(X), X  # n_jobs=1: one thread per task on one-thread workers
+
+
+@pytest.mark.parametrize("name", ["rse-bss", "rws", "sets", "wme-pairs", "sfmedm", "cgk"])
+def test_bag_matches_local_transform(client, name):
+    estimator, X = fitted(name)
+    bag = db.from_sequence(X, npartitions=7)
+    Z = transform(estimator, bag, lengths=True)
+    assert Z.shape == (N, estimator.transform(X[:1]).shape[1])
+    assert Z.chunks[0] == tuple(bag.map_partitions(lambda p: [len(p)]).compute()) and len(Z.chunks[1]) == 1
+    assert np.array_equal(as_dense(Z.compute()), as_dense(estimator.transform(X)))
+
+
+@pytest.mark.parametrize("name", ["maclaurin", "fourier-rbf", "maclaurin-exp-h01-f32"])
+def test_dense_array_matches_local_transform(client, name):
+    estimator, X = fitted(name)
+    # Odd row chunks and split columns: the helper merges columns, rows stay.
+    Z = transform(estimator, da.from_array(X, chunks=(17, 5)))
+    assert Z.chunks[0] == da.from_array(X, chunks=17).chunks[0]
+    local = estimator.transform(X)
+    assert Z.dtype == local.dtype
+    assert np.array_equal(Z.compute(), local)
+
+
+def test_sparse_array_and_pipeline(client):
+    estimator, X = fitted("fourier-sparse")
+    Z = transform(estimator, da.from_array(X, chunks=(25, X.shape[1]), asarray=False))
+    assert np.array_equal(Z.compute(), estimator.transform(X))
+    strings = CASES["rse-bss"][1](N)
+    model = make_pipeline(pyd2ke.RandomStringEmbedding(16, random_state=0, n_jobs=1), StandardScaler()).fit(strings)
+    Z = transform(model, db.from_sequence(strings, npartitions=3))
+    assert np.isnan(Z.shape[0]) and Z.shape[1] == 16  # lengths=None: row chunks unknown
+    assert np.array_equal(Z.compute(), model.transform(strings))
+
+
+def test_estimator_is_one_graph_key(client):
+    estimator, X = fitted("rse-bss")
+    Z = transform(estimator, db.from_sequence(X, npartitions=5))
+    keys = [k for k in Z.__dask_graph__() if isinstance(k, str) and k.startswith("pyd2ke-estimator-")]
+    assert len(keys) == 1
+
+
+def test_worker_killed_mid_run_is_retried(client, tmp_path):
+    estimator, X = fitted("rse-bss")
+    marker = str(tmp_path / "killed")
+    victim = X[60]  # an object in the middle of the run
+
+    def die_once(objects):
+        # The first worker to see the victim creates the marker and dies; the
+        # retried task finds the marker and goes on.
+        if victim in objects:
+            try:
+                os.close(os.open(marker, os.O_CREAT | os.O_EXCL))
+            except FileExistsError:
+                return objects
+            os._exit(1)
+        return objects
+
+    model = make_pipeline(FunctionTransformer(die_once).fit(X[:5]), estimator)  # X[:5] spares the test process
+    workers_before = set(client.scheduler_info()["workers"])
+    Z = transform(model, db.from_sequence(X, npartitions=8), lengths=[15] * 8)
+    result = Z.compute()
+    assert os.path.exists(marker)
+    assert set(client.scheduler_info()["workers"]) != workers_before  # a worker really died
+    assert np.array_equal(result, estimator.transform(X))
+
+
+def test_type_errors():
+    estimator, X = fitted("rse-bss")
+    bag = db.from_sequence(X, npartitions=2)
+    with pytest.raises(TypeError, match="not fitted"):
+        transform(pyd2ke.RandomStringEmbedding(), bag)
+    with pytest.raises(TypeError, match="not fitted"):
+        transform(make_pipeline(pyd2ke.RandomStringEmbedding(), StandardScaler()), bag)
+    with pytest.raises(TypeError, match="dask.bag.Bag .* or a dask.array.Array"):
+        transform(estimator, X)
+    with pytest.raises(TypeError, match="pass a dask.array.Array"):
+        transform(fitted("maclaurin")[0], db.from_sequence([[0.1] * 12], npartitions=1))
+    with pytest.raises(TypeError, match="ESPSketches"):
+        transform(pyd2ke.ESPVectorizer(output="sketch").fit(X), bag)
+    with pytest.raises(TypeError, match="not a transformer"):
+        from sklearn.linear_model import LinearRegression
+
+        transform(LinearRegression().fit(np.ones((3, 1)), np.ones(3)), da.ones((3, 1)))
+
+
+def test_local_scheduler_and_empty_partitions():
+    estimator, X = fitted("sets")
+    # Partitions of a filtered Bag can be empty; estimators reject empty input.
+    bag = db.from_sequence(list(range(N)), npartitions=6).filter(lambda i: i < 30).map(lambda i: X[i])
+    Z = transform(estimator, bag).compute(scheduler="sync")
+    assert np.array_equal(Z, estimator.transform(X[:30]))
+    esp = transform(fitted("esp")[0], db.from_sequence(["ACGT", "GA", "T"], npartitions=2))
+    assert sp.issparse(esp.compute(scheduler="sync"))
