@@ -34,6 +34,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
+from ._blas import matmul_rows
 from ._sets import PackedSets, check_point_sets
 from ._validation import check_choice, check_dtype, check_positive_int, effective_n_threads
 
@@ -445,7 +446,7 @@ class _SampleSetTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
 
     def _random_fourier(self, E, weights, dtype):
         """sqrt(2/D) [sin(E W), cos(E W)]: E (n, m), W (m, D/2)."""
-        P = np.asarray(E, dtype=dtype) @ weights
+        P = matmul_rows(E, weights).astype(dtype, copy=False)
         half = P.shape[1]
         out = np.empty((P.shape[0], 2 * half), dtype=dtype)
         np.sin(P, out=out[:, :half])
@@ -484,7 +485,7 @@ class _SampleSetTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         check_is_fitted(self, "random_weights_")
         packed = self._scale_sets(X, fit=False)
         dtype = check_dtype(self.dtype)
-        W = self.random_weights_.astype(dtype)
+        W = self.random_weights_
         return self._map_blocks(
             packed, lambda block: self._random_fourier(self._embed_block(block), W, dtype), self.n_components, dtype
         )
@@ -763,7 +764,7 @@ class DensityKernelFeatures(_SampleSetTransformer):
         n_sets, n_psi, n_e = psi.shape
         # One product for all sets and psi components of the block; rows come
         # out ordered (set, component), i.e. A(p) = [a(psi_1), ..., a(psi_2M)].
-        A = psi.reshape(n_sets * n_psi, n_e) @ self._phi
+        A = matmul_rows(psi.reshape(n_sets * n_psi, n_e), self._phi)
         return A.reshape(n_sets, -1)
 
     def projection_features(self, X):

@@ -49,6 +49,11 @@ def vectors(n, seed=0):
     return X / (2 * np.linalg.norm(X, axis=1, keepdims=True))  # norms 0.5: fine for vovk_inf too
 
 
+def sample_sets(n, seed=0):
+    rng = np.random.default_rng(seed)
+    return [rng.normal(loc=rng.uniform(0, 3), size=(rng.integers(20, 60), 2)) for _ in range(n)]
+
+
 def sparse_vectors(n, seed=0):
     rng = np.random.default_rng(seed)
     return sp.random(n, 300, density=0.05, format="csr", random_state=rng)
@@ -103,6 +108,15 @@ CASES = {
     "fourier-sparse": (
         lambda rs, nj: pyd2ke.HashedRandomFourier(n_components=64, random_state=rs, n_jobs=nj), sparse_vectors
     ),
+    "density-js": (
+        lambda rs, nj: pyd2ke.DensityKernelFeatures("js", n_components=64, random_state=rs, n_jobs=nj), sample_sets
+    ),
+    "density-tv-f32": (
+        lambda rs, nj: pyd2ke.DensityKernelFeatures("tv", n_components=64, dtype=np.float32, random_state=rs,
+                                                    n_jobs=nj),
+        sample_sets,
+    ),
+    "mmd": (lambda rs, nj: pyd2ke.MeanEmbeddingFeatures(64, random_state=rs, n_jobs=nj), sample_sets),
     "esp": (lambda rs, nj: pyd2ke.ESPVectorizer(n_features=2**12, n_jobs=nj), strings),
     "cgk": (lambda rs, nj: pyd2ke.CGKEmbedding(random_state=rs, n_jobs=nj), strings),
     "sfmedm": (lambda rs, nj: pyd2ke.make_sfmedm(n_components=64, random_state=rs, n_jobs=nj), strings),
