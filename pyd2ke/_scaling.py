@@ -69,13 +69,13 @@ def _models():
 N_GRID = [1000, 10000, 100000]
 L_GRID = [128, 512, 2048, 8192]
 METHODS = {
-    "RSE": (random_strings, "string length", 2048, 10000),
-    "RWS": (random_series, "series length, 3 channels", 32, 200),
+    "RSE": (random_strings, "string length", 4096, 10000),
+    "RWS": (random_series, "series length, 3 channels", 32, 300),
     "RandomSetEmbedding": (random_sets, "set size, 16-d vectors", 16, 200),
-    "WME": (random_documents, "words per document, 16-d vectors", 4, 20),
-    "SFMEDM": (random_strings, "string length", 16, 100),
-    "SFMCGK": (random_strings, "string length", 8, 30),
-    "RandomMaclaurin": (random_vectors, "input dimension", 512, 3000),
+    "WME": (random_documents, "words per document, 16-d vectors", 4, 40),
+    "SFMEDM": (random_strings, "string length", 16, 300),
+    "SFMCGK": (random_strings, "string length", 8, 60),
+    "RandomMaclaurin": (random_vectors, "input dimension", 1024, 10000),
 }
 
 
