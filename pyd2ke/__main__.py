@@ -231,11 +231,15 @@ TASKS = {"strings": run_strings, "timeseries": run_timeseries, "documents": run_
 def _reproduce_main(argv):
     from . import _reproduce
 
-    parser = argparse.ArgumentParser(prog="python -m pyd2ke reproduce", description=_reproduce.__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m pyd2ke reproduce",
+        description="Every method on every bundled dataset against the papers' baselines (k-NN with the exact "
+                    "distance, RSM, exp(-gamma d) + SVC), hyper-parameters by CV on the training part; "
+                    "prints a Markdown table.")
     parser.add_argument("--quick", action="store_true", help="subsamples, small R and grids (a few minutes)")
     parser.add_argument("--task", choices=sorted(_reproduce.TASKS), nargs="+", default=None,
                         help="tasks to run (default: all)")
-    parser.add_argument("--out", default=None, help="also write the report to DIR/results.md")
+    parser.add_argument("--out", default=None, metavar="DIR", help="also write the report to DIR/results.md")
     parser.add_argument("--n-jobs", type=int, default=None, help="threads (default: all cores)")
     return _reproduce.main(parser.parse_args(argv), argv)
 
@@ -243,11 +247,14 @@ def _reproduce_main(argv):
 def _scaling_main(argv):
     from . import _scaling
 
-    parser = argparse.ArgumentParser(prog="python -m pyd2ke scaling", description=_scaling.__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m pyd2ke scaling",
+        description="Embedding time against N and L for each method (default parameters), log-log slopes, "
+                    "and PNG plots with --out (needs matplotlib: pip install 'pyd2ke[plots]').")
     parser.add_argument("--quick", action="store_true", help="smaller sizes (a minute or two)")
     parser.add_argument("--method", choices=sorted(_scaling.METHODS), nargs="+", default=None,
                         help="methods to measure (default: all)")
-    parser.add_argument("--out", default=None, help="write scaling.md and the PNG plots to DIR")
+    parser.add_argument("--out", default=None, metavar="DIR", help="write scaling.md and the PNG plots to DIR")
     parser.add_argument("--n-jobs", type=int, default=1, help="threads (default: 1, for clean slopes)")
     return _scaling.main(parser.parse_args(argv), argv)
 
