@@ -8,6 +8,9 @@ the ratio of successive times next to the ratio of sizes, and the fitted
 log-log slope (1.0 = linear).
 
     python benchmarks/scaling.py [--method strings|timeseries|sets|documents] [--repeats 5] [--n-jobs 1]
+
+`python -m pyd2ke scaling` is the packaged report (every method, default
+parameters, slopes and plots); this script keeps the side-by-side ratios.
 """
 
 import argparse

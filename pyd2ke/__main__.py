@@ -7,6 +7,11 @@ compare accuracy and time with the exact-distance nearest-neighbour baseline.
     python -m pyd2ke --task documents   # BBC News with Word Mover's Embedding
     python -m pyd2ke --task sets        # digits as SIFT descriptor sets with RandomSetEmbedding
     python -m pyd2ke --n-components 1024 --n-jobs 1
+
+Reports (each with its own --help):
+
+    python -m pyd2ke reproduce [--quick] [--task ...] [--out DIR]   # every method vs the papers' baselines
+    python -m pyd2ke scaling [--quick] [--out DIR]                  # embedding time against N and L, plots
 """
 
 import argparse
@@ -223,8 +228,49 @@ def run_sets(args):
 TASKS = {"strings": run_strings, "timeseries": run_timeseries, "documents": run_documents, "sets": run_sets}
 
 
+def _reproduce_main(argv):
+    from . import _reproduce
+
+    parser = argparse.ArgumentParser(
+        prog="python -m pyd2ke reproduce",
+        description="Every method on every bundled dataset against the papers' baselines (k-NN with the exact "
+                    "distance, RSM, exp(-gamma d) + SVC), hyper-parameters by CV on the training part; "
+                    "prints a Markdown table.")
+    parser.add_argument("--quick", action="store_true", help="subsamples, small R and grids (a few minutes)")
+    parser.add_argument("--task", choices=sorted(_reproduce.TASKS), nargs="+", default=None,
+                        help="tasks to run (default: all)")
+    parser.add_argument("--out", default=None, metavar="DIR", help="also write the report to DIR/results.md")
+    parser.add_argument("--n-jobs", type=int, default=None, help="threads (default: all cores)")
+    return _reproduce.main(parser.parse_args(argv), argv)
+
+
+def _scaling_main(argv):
+    from . import _scaling
+
+    parser = argparse.ArgumentParser(
+        prog="python -m pyd2ke scaling",
+        description="Embedding time against N and L for each method (default parameters), log-log slopes, "
+                    "and PNG plots with --out (needs matplotlib: pip install 'pyd2ke[plots]').")
+    parser.add_argument("--quick", action="store_true", help="smaller sizes (a minute or two)")
+    parser.add_argument("--method", choices=sorted(_scaling.METHODS), nargs="+", default=None,
+                        help="methods to measure (default: all)")
+    parser.add_argument("--out", default=None, metavar="DIR", help="write scaling.md and the PNG plots to DIR")
+    parser.add_argument("--n-jobs", type=int, default=1, help="threads (default: 1, for clean slopes)")
+    return _scaling.main(parser.parse_args(argv), argv)
+
+
+SUBCOMMANDS = {"reproduce": _reproduce_main, "scaling": _scaling_main}
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m pyd2ke", description=__doc__.splitlines()[0])
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # The reports are subcommands; without one, the main job runs with its
+    # original flags (`pyd2ke`, `pyd2ke --task sets`, ...).
+    if argv and argv[0] in SUBCOMMANDS:
+        return SUBCOMMANDS[argv[0]](argv[1:])
+    parser = argparse.ArgumentParser(prog="python -m pyd2ke", description=__doc__.splitlines()[0],
+                                     epilog="Reports: python -m pyd2ke reproduce --help, python -m pyd2ke scaling "
+                                            "--help", formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--task", choices=sorted(TASKS), default="strings")
     parser.add_argument("--n-components", type=int, default=None,
                         help="number of random objects R (default: 4096 for strings, 512 for time series, "

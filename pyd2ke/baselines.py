@@ -32,6 +32,9 @@ class RepresentativeSetEmbedding(D2KE):
     random_state : int, RandomState instance or None, default=None
     n_jobs : int or None, default=None
     dtype : numpy.float64 or numpy.float32, default=numpy.float64
+    verbose : int, default=0
+        When > 0, ``transform`` reports its progress over the objects to
+        stderr, one line per chunk (useful for large N).
 
     Attributes
     ----------
@@ -54,6 +57,7 @@ class RepresentativeSetEmbedding(D2KE):
         random_state=None,
         n_jobs=None,
         dtype=np.float64,
+        verbose=0,
     ):
         self.n_components = n_components
         self.metric = metric
@@ -63,6 +67,7 @@ class RepresentativeSetEmbedding(D2KE):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.dtype = dtype
+        self.verbose = verbose
 
     def _check_params(self):
         check_choice(self.metric, "metric", set(METRICS))

@@ -14,6 +14,8 @@ random-object distribution. Fitting, gamma="auto", chunked parallel
 transforms and pickling live here only.
 """
 
+import sys
+import time
 import warnings
 
 import numpy as np
@@ -59,6 +61,12 @@ def _default_random_objects(metric, X, flavour, n, rng):
     )
 
 
+def _report_progress(name, done, total, seconds):
+    """One stderr line per transform chunk (verbose > 0)."""
+    print(f"{name}.transform: {done}/{total} objects ({100 * done / max(total, 1):.0f}%), {seconds:.1f} s",
+          file=sys.stderr, flush=True)
+
+
 class D2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Random features from any distance (D2KE).
 
@@ -96,6 +104,9 @@ class D2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Threads (None and -1: all cores). The output does not depend on it.
     dtype : numpy.float64 or numpy.float32, default=numpy.float64
         Output type, and for the numeric metrics the arithmetic precision.
+    verbose : int, default=0
+        When > 0, ``transform`` reports its progress over the objects to
+        stderr, one line per chunk (useful for large N).
 
     Attributes
     ----------
@@ -127,6 +138,7 @@ class D2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         random_state=None,
         n_jobs=None,
         dtype=np.float64,
+        verbose=0,
     ):
         self.metric = metric
         self.sampler = sampler
@@ -137,6 +149,7 @@ class D2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.dtype = dtype
+        self.verbose = verbose
 
     # Specialisations override these three.
     def _metric_name(self):
@@ -266,8 +279,11 @@ class D2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         n_threads = effective_n_threads(self.n_jobs)
         engine = self._engine_for_transform()
         out = np.empty((len(X), self.n_components_), dtype=dtype)
+        t0 = time.perf_counter()
         for start, stop in chunk_bounds(X):
             engine.features_into(X[start:stop], self.gamma_, self.kernel, out[start:stop], n_threads)
+            if self.verbose:
+                _report_progress(type(self).__name__, stop, len(X), time.perf_counter() - t0)
         return out
 
     @property

@@ -54,6 +54,9 @@ class WordMoversEmbedding(D2KE):
     dtype : numpy.float64 or numpy.float32, default=numpy.float64
         Output type and the precision of the word distances (the
         transportation problems are solved in float64 either way).
+    verbose : int, default=0
+        When > 0, ``transform`` reports its progress over the objects to
+        stderr, one line per chunk (useful for large N).
 
     Attributes
     ----------
@@ -90,6 +93,7 @@ class WordMoversEmbedding(D2KE):
         random_state=None,
         n_jobs=None,
         dtype=np.float64,
+        verbose=0,
     ):
         self.n_components = n_components
         self.embeddings = embeddings
@@ -102,6 +106,7 @@ class WordMoversEmbedding(D2KE):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.dtype = dtype
+        self.verbose = verbose
 
     def _metric_params(self):
         return {}

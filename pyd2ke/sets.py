@@ -36,6 +36,9 @@ class RandomSetEmbedding(D2KE):
         Threads (None and -1: all cores). The output does not depend on it.
     dtype : numpy.float64 or numpy.float32, default=numpy.float64
         Output type and arithmetic precision.
+    verbose : int, default=0
+        When > 0, ``transform`` reports its progress over the objects to
+        stderr, one line per chunk (useful for large N).
 
     Attributes
     ----------
@@ -67,6 +70,7 @@ class RandomSetEmbedding(D2KE):
         random_state=None,
         n_jobs=None,
         dtype=np.float64,
+        verbose=0,
     ):
         self.n_components = n_components
         self.metric = metric
@@ -77,6 +81,7 @@ class RandomSetEmbedding(D2KE):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.dtype = dtype
+        self.verbose = verbose
 
     def _metric_params(self):
         return {}

@@ -47,6 +47,9 @@ class RandomStringEmbedding(D2KE):
         Threads for the transform (None and -1: all cores). The output does
         not depend on it.
     dtype : numpy.float64 or numpy.float32, default=numpy.float64
+    verbose : int, default=0
+        When > 0, ``transform`` reports its progress over the objects to
+        stderr, one line per chunk (useful for large N).
 
     Attributes
     ----------
@@ -80,6 +83,7 @@ class RandomStringEmbedding(D2KE):
         random_state=None,
         n_jobs=None,
         dtype=np.float64,
+        verbose=0,
     ):
         self.n_components = n_components
         self.sampler = sampler
@@ -89,6 +93,7 @@ class RandomStringEmbedding(D2KE):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.dtype = dtype
+        self.verbose = verbose
 
     def _check_params(self):
         super()._check_params()

@@ -71,6 +71,9 @@ class RandomWarpingSeries(D2KE):
         Output type and arithmetic precision of the DTW computations
         (float32 is about three times faster: one square root per DP cell
         dominates, and float32 packs twice as many lanes).
+    verbose : int, default=0
+        When > 0, ``transform`` reports its progress over the objects to
+        stderr, one line per chunk (useful for large N).
 
     Attributes
     ----------
@@ -105,6 +108,7 @@ class RandomWarpingSeries(D2KE):
         random_state=None,
         n_jobs=None,
         dtype=np.float64,
+        verbose=0,
     ):
         self.n_components = n_components
         self.min_length = min_length
@@ -116,6 +120,7 @@ class RandomWarpingSeries(D2KE):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.dtype = dtype
+        self.verbose = verbose
 
     def _metric_params(self):
         return {"window": self.window}

@@ -5,7 +5,7 @@ under a second."""
 
 import numpy as np
 
-from .common import random_strings
+from .common import grid, random_strings
 
 
 class ESPParse:
@@ -108,3 +108,24 @@ class HashedFourierMemory:
         W = np.random.default_rng(0).standard_cauchy(size=(300, 8192))
         P = self.dense @ W
         np.hstack([np.cos(P), np.sin(P)])
+
+
+class SFMPipelines:
+    """End-to-end SFMEDM / SFMCGK (default parameters, D = 1024) against N,
+    L and threads: the numbers behind `python -m pyd2ke scaling`."""
+
+    params = (["sfmedm", "sfmcgk"], grid([300, 3000], [300]), [16, 128], [1, 2])
+    param_names = ["method", "N", "L", "n_jobs"]
+
+    def setup(self, method, n, length, n_jobs):
+        from pyd2ke import make_sfmcgk, make_sfmedm
+
+        make = make_sfmedm if method == "sfmedm" else make_sfmcgk
+        self.X = random_strings(n, length)
+        self.model = make(random_state=0, n_jobs=n_jobs).fit(self.X[:50])
+
+    def time_transform(self, method, n, length, n_jobs):
+        self.model.transform(self.X)
+
+    def peakmem_transform(self, method, n, length, n_jobs):
+        self.model.transform(self.X)

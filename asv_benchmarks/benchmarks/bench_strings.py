@@ -80,6 +80,27 @@ class RSEFit:
         self.rse.fit(self.X)
 
 
+class RSMTransform:
+    """The representative-set baseline: R = 256 training strings of length L
+    as the "random" objects, so the cost grows with L squared (RSE's random
+    strings stay short)."""
+
+    params = (grid([300, 3000], [300]), [64, 256], [1, 2])
+    param_names = ["N", "L", "n_jobs"]
+
+    def setup(self, n, length, n_jobs):
+        from pyd2ke import RepresentativeSetEmbedding
+
+        self.X = random_strings(n, length)
+        self.rsm = RepresentativeSetEmbedding(256, random_state=0, n_jobs=n_jobs).fit(self.X)
+
+    def time_transform(self, n, length, n_jobs):
+        self.rsm.transform(self.X)
+
+    def peakmem_transform(self, n, length, n_jobs):
+        self.rsm.transform(self.X)
+
+
 class CompareRapidfuzz:
     """The acceptance benchmark: N = 10000 strings of length 512 against
     R = 256 random strings of length U{1..10}; pyd2ke's RSE features vs

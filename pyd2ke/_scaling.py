@@ -1,0 +1,214 @@
+"""``python -m pyd2ke scaling``: embedding time against the number of objects
+N and their length L for each method with its default parameters, the
+fitted log-log slope (1 = linear), and plots in the style of Figure 2 of
+the RSE paper (measured times with linear and quadratic reference lines).
+
+Each model is fitted on 50 objects of the size being measured and only
+``transform`` is timed (median of three calls when one takes under a
+second). Sizes are chosen so that the smallest measurement takes tens of
+milliseconds: below that, fixed per-call overhead flattens the slope.
+"""
+
+import shlex
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ._progress import Progress
+
+PROTEIN = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
+
+
+def random_strings(n, length, seed=0):
+    rng = np.random.default_rng(seed)
+    blob = PROTEIN[rng.integers(0, len(PROTEIN), size=n * length, dtype=np.uint8)].tobytes().decode("ascii")
+    return [blob[i * length:(i + 1) * length] for i in range(n)]
+
+
+def random_series(n, length, seed=0, channels=3):
+    values = np.random.default_rng(seed).standard_normal((n * length, channels))
+    return [values[i * length:(i + 1) * length] for i in range(n)]
+
+
+def random_sets(n, size, seed=0, dim=16):
+    values = np.random.default_rng(seed).standard_normal((n * size, dim))
+    values /= np.linalg.norm(values, axis=1, keepdims=True)
+    return [values[i * size:(i + 1) * size] for i in range(n)]
+
+
+def random_documents(n, words, seed=0, dim=16):
+    rng = np.random.default_rng(seed)
+    values, weights = rng.standard_normal((n * words, dim)), rng.random(n * words) + 0.1
+    return [(values[i * words:(i + 1) * words], weights[i * words:(i + 1) * words]) for i in range(n)]
+
+
+def random_vectors(n, dim, seed=0):
+    return np.random.default_rng(seed).standard_normal((n, dim)) / np.sqrt(dim)
+
+
+def _models():
+    from . import (RandomMaclaurin, RandomSetEmbedding, RandomStringEmbedding, RandomWarpingSeries,
+                   WordMoversEmbedding, make_sfmcgk, make_sfmedm)
+
+    return {
+        "RSE": RandomStringEmbedding,
+        "RWS": RandomWarpingSeries,
+        "RandomSetEmbedding": RandomSetEmbedding,
+        "WME": WordMoversEmbedding,
+        "SFMEDM": make_sfmedm,
+        "SFMCGK": make_sfmcgk,
+        "RandomMaclaurin": RandomMaclaurin,
+    }
+
+
+# method: (data maker (n, length), what L is, L for the N sweep, N for the
+# L sweep). The fixed sizes make the smallest point take roughly 50-100 ms on
+# one core, so that per-call overhead does not flatten the slope.
+N_GRID = [1000, 10000, 100000]
+L_GRID = [128, 512, 2048, 8192]
+METHODS = {
+    "RSE": (random_strings, "string length", 4096, 10000),
+    "RWS": (random_series, "series length, 3 channels", 32, 300),
+    "RandomSetEmbedding": (random_sets, "set size, 16-d vectors", 16, 200),
+    "WME": (random_documents, "words per document, 16-d vectors", 4, 40),
+    "SFMEDM": (random_strings, "string length", 16, 300),
+    "SFMCGK": (random_strings, "string length", 8, 60),
+    "RandomMaclaurin": (random_vectors, "input dimension", 1024, 10000),
+}
+
+
+def loglog_slope(sizes, times):
+    """Least-squares slope of log(time) against log(size): 1 linear, 2 quadratic."""
+    return float(np.polyfit(np.log(sizes), np.log(times), 1)[0])
+
+
+def median_time(fn):
+    """Median of three calls, or one call when it takes a second or more."""
+    t0 = time.perf_counter()
+    fn()
+    first = time.perf_counter() - t0
+    if first >= 1.0:
+        return first
+    times = [first]
+    for _ in range(2):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def measure(method, sizes, make_data, n_jobs, progress=None):
+    """Transform times of `method` (default parameters) on make_data(size) for each size."""
+    factory = _models()[method]
+    times = []
+    for size in sizes:
+        if progress is not None:
+            progress.step(f"{method} size {size}")
+        X = make_data(size)
+        model = factory(random_state=0, n_jobs=n_jobs).fit(X[:50])
+        times.append(median_time(lambda: model.transform(X)))
+        del X, model
+    return times
+
+
+def sweeps(method, quick):
+    make, what, l_for_n, n_for_l = METHODS[method]
+    # --quick drops the largest size of each sweep.
+    n_grid, l_grid = (N_GRID[:-1], L_GRID[:-1]) if quick else (N_GRID, L_GRID)
+    return [("N", n_grid, lambda n: make(n, l_for_n), f"L={l_for_n} ({what})"),
+            ("L", l_grid, lambda length: make(n_for_l, length), f"N={n_for_l}; L = {what}")]
+
+
+def run(methods, quick=False, n_jobs=1):
+    """Rows {method, sweep, fixed, sizes, times, slope}."""
+    rows = []
+    total = sum(len(sizes) for m in methods for _, sizes, _, _ in sweeps(m, quick))
+    progress = Progress("scaling", total)
+    for method in methods:
+        for sweep, sizes, make, fixed in sweeps(method, quick):
+            times = measure(method, sizes, make, n_jobs, progress)
+            rows.append({"method": method, "sweep": sweep, "fixed": fixed, "sizes": sizes, "times": times,
+                         "slope": loglog_slope(sizes, times),
+                         "upper_slope": loglog_slope(sizes[1:], times[1:]) if len(sizes) > 2 else None})
+    progress.close()
+    return rows
+
+
+def markdown_table(rows):
+    lines = ["| method | sweep | other size fixed | sizes | transform s | log-log slope | slope without the smallest |",
+             "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        sizes = ", ".join(f"{s:g}" for s in r["sizes"])
+        times = ", ".join(f"{t:.3g}" for t in r["times"])
+        upper = "" if r["upper_slope"] is None else f"{r['upper_slope']:.3f}"
+        lines.append(f"| {r['method']} | {r['sweep']} | {r['fixed']} | {sizes} | {times} | {r['slope']:.3f} | {upper} |")
+    return "\n".join(lines)
+
+
+def plot(rows, sweep, path):
+    """One log-log panel per method: measured times, linear and quadratic
+    reference lines through the first point (RSE paper, Figure 2)."""
+    import matplotlib
+    import matplotlib.ticker
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [r for r in rows if r["sweep"] == sweep]
+    cols = min(4, len(rows))
+    nrows = -(-len(rows) // cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(3.2 * cols, 2.9 * nrows), squeeze=False)
+    for ax, r in zip(axes.flat, rows):
+        x, t = np.asarray(r["sizes"], float), np.asarray(r["times"])
+        ax.loglog(x, t, "o-", color="C0", label=f"measured (slope {r['slope']:.2f})")
+        ax.loglog(x, t[0] * x / x[0], "--", color="C2", label="linear")
+        ax.loglog(x, t[0] * (x / x[0]) ** 2, ":", color="C3", label="quadratic")
+        ax.set_title(r["method"], fontsize=10)
+        ax.set_xticks(x, [f"{v:g}" for v in x])
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        ax.set_xlabel(f"{sweep} ({r['fixed']})", fontsize=8)
+        ax.set_ylabel("transform time (s)", fontsize=8)
+        ax.set_ylim(t.min() / 2, t.max() * 3)
+        ax.tick_params(labelsize=7)
+        ax.legend(fontsize=7, loc="upper left")
+    for ax in list(axes.flat)[len(rows):]:
+        ax.axis("off")
+    fig.suptitle(f"Embedding time against {'the number of objects N' if sweep == 'N' else 'the object length L'}",
+                 fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(args, argv):
+    from ._reproduce import versions
+
+    methods = args.method or list(METHODS)
+    rows = run(methods, quick=args.quick, n_jobs=args.n_jobs)
+    report = "\n".join([
+        f"Command: `python -m pyd2ke {shlex.join(['scaling', *argv])}`",
+        f"Date: {time.strftime('%Y-%m-%d %H:%M %Z')}",
+        f"Versions: {versions()}",
+        f"n_jobs={args.n_jobs}; transform time only, model fitted on 50 objects of the measured size",
+        "",
+        markdown_table(rows),
+        "",
+    ])
+    print(report)
+    if args.out is None:
+        return 0
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "scaling.md").write_text(report)
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print("matplotlib is not installed, so no plots were drawn: pip install 'pyd2ke[plots]' "
+              "(or pip install matplotlib) and run again.")
+        return 0
+    for sweep in ("N", "L"):
+        plot(rows, sweep, out / f"scaling_{sweep}.png")
+        print(f"wrote {out / f'scaling_{sweep}.png'}")
+    return 0
