@@ -113,6 +113,18 @@ def _pack(items, weights, dtype, name):
     return PackedSets(values, offsets, weights)
 
 
+def segment_sums(values, offsets):
+    """Sum of values[offsets[i]:offsets[i+1]] for every i, 0 for empty segments.
+
+    (np.add.reduceat gets empty segments wrong: it returns the next value, or
+    fails at the end of the array.)
+    """
+    offsets = np.asarray(offsets, dtype=np.int64)
+    lengths = np.diff(offsets)
+    segment = np.repeat(np.arange(len(lengths)), lengths)
+    return np.bincount(segment, weights=values[offsets[0] : offsets[-1]], minlength=len(lengths))
+
+
 def check_document_weights(weights, offsets, name):
     bad = ~np.isfinite(weights) | (weights < 0)
     if bad.any():
@@ -121,8 +133,7 @@ def check_document_weights(weights, offsets, name):
         raise ValueError(
             f"{name}[{i}] has weight {float(weights[row])!r} (word {row - offsets[i]}); weights must be finite and >= 0"
         )
-    totals = np.add.reduceat(weights, offsets[:-1]) if len(weights) else np.zeros(len(offsets) - 1)
-    empty = np.flatnonzero(~(totals > 0))
+    empty = np.flatnonzero(segment_sums(weights > 0, offsets) == 0)
     if len(empty):
         raise ValueError(f"{name}[{int(empty[0])}] has only zero weights; a document needs some positive weight")
 

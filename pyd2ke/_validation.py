@@ -69,6 +69,26 @@ def check_positive_int(value, name, minimum=1):
     return int(value)
 
 
+def check_real(value, name, *, positive=False, non_negative=False):
+    """A finite real number (not bool), optionally > 0 or >= 0; returned as float."""
+    sign = "positive and " if positive else "non-negative and " if non_negative else ""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        kind = "positive" if positive else "non-negative" if non_negative else "finite"
+        raise TypeError(f"{name} must be a {kind} number, got {value!r}")
+    value = float(value)
+    if not np.isfinite(value) or (positive and value <= 0) or (non_negative and value < 0):
+        raise ValueError(f"{name} must be {sign}finite, got {value!r}")
+    return value
+
+
+def check_positive_real(value, name):
+    return check_real(value, name, positive=True)
+
+
+def check_non_negative_real(value, name):
+    return check_real(value, name, non_negative=True)
+
+
 def check_gamma(gamma, name="gamma"):
     """'auto' or a positive finite number."""
     if isinstance(gamma, str):
@@ -77,9 +97,7 @@ def check_gamma(gamma, name="gamma"):
         return gamma
     if isinstance(gamma, (bool, np.bool_)) or not isinstance(gamma, numbers.Real):
         raise TypeError(f"{name} must be 'auto' or a positive number, got {gamma!r}")
-    if not np.isfinite(gamma) or gamma <= 0:
-        raise ValueError(f"{name} must be positive and finite, got {gamma!r}")
-    return float(gamma)
+    return check_positive_real(gamma, name)
 
 
 def check_choice(value, name, choices):
@@ -188,3 +206,21 @@ def check_window(window, name="window"):
     if window < 0:
         raise ValueError(f"{name} must be >= 0 (or None for no window), got {window}")
     return int(window)
+
+
+def check_finite_output(out, name="X", offset=0):
+    """Raise ValueError if a computed block holds NaN or infinity.
+
+    Finite inputs can still overflow: distances between values near the
+    float64 (or float32) limit, or projections of them. Row r of `out` comes
+    from item `offset + r` of the input called `name`.
+    """
+    values = out.data if hasattr(out, "data") and not isinstance(out, np.ndarray) else out
+    if values.size == 0 or np.isfinite(values).all():
+        return out
+    finite = np.isfinite(out).all(axis=1) if isinstance(out, np.ndarray) and out.ndim == 2 else None
+    where = f" ({name}[{offset + int(np.argmin(finite))}])" if finite is not None else ""
+    raise ValueError(
+        f"the result overflowed to infinity or NaN{where}: the values of {name} are too large for "
+        f"{np.asarray(values).dtype} arithmetic; rescale the input"
+    )

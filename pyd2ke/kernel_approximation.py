@@ -9,7 +9,6 @@ K(x, y). All <w, x> come from one matrix product; the products run in C++.
 """
 
 import math
-import numbers
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -21,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
 from . import _core
-from ._validation import check_choice, check_dtype, check_positive_int, effective_n_threads
+from ._validation import check_choice, check_dtype, check_finite_output, check_positive_int, check_real, effective_n_threads
 
 KERNELS = ("poly", "exp", "vovk_poly", "vovk_inf")
 # Rows per matrix product: the projections of a chunk (rows x sum(degrees))
@@ -182,9 +181,7 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
                 raise ValueError("kernel coefficients are all zero")
         check_positive_int(self.degree, "degree", minimum=0)
         for name in ("gamma", "coef0", "p"):
-            value = getattr(self, name)
-            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not np.isfinite(value):
-                raise TypeError(f"{name} must be a finite number, got {value!r}")
+            check_real(getattr(self, name), name)
         if self.p <= 1:
             raise ValueError(f"p must be > 1, got {self.p}")
         if isinstance(kernel, str) and kernel in ("poly", "exp") and self.gamma <= 0:
@@ -325,7 +322,7 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
             else:
                 with ThreadPoolExecutor(n_workers) as pool:
                     list(pool.map(work, range(n_workers)))
-        return out
+        return check_finite_output(out)
 
     @property
     def _n_features_out(self):

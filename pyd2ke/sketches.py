@@ -23,6 +23,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
+from ._sets import segment_sums
 from ._validation import check_choice, check_dtype, check_positive_int, check_strings, effective_n_threads
 
 
@@ -87,7 +88,7 @@ class ESPSketches:
 
     def l1_norms(self):
         """||V(S)||_1 of every string: the number of nodes of its ESP tree."""
-        return np.add.reduceat(self.counts, self.offsets[:-1]) if len(self.counts) else np.zeros(len(self))
+        return segment_sums(self.counts, self.offsets)
 
     def to_csr(self, n_features=2**20):
         """Hashed-column CSR matrix: label ``l`` goes to column ``l % n_features``."""
