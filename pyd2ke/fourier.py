@@ -11,8 +11,6 @@ hash of (seed, j, k), so memory is O(D) whatever d is, and coordinates may
 be any 64-bit id, such as ESP node labels.
 """
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
@@ -21,7 +19,15 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
 from . import _core
-from ._validation import check_choice, check_dtype, check_finite_output, check_positive_int, check_positive_real, effective_n_threads
+from ._chunks import run_blocks
+from ._validation import (
+    check_choice,
+    check_dtype,
+    check_finite_output,
+    check_positive_int,
+    check_positive_real,
+    effective_n_threads,
+)
 from .sketches import CGKEmbedding, ESPSketches, ESPVectorizer, _draw_seed
 
 # Bounds on the temporaries of the dense path: weight blocks and projections.
@@ -153,7 +159,7 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         cached = [engine.weights(a, e - a, n_threads) for a, e in blocks] if len(blocks) == 1 else None
         row_block = int(min(1024, max(1, _PROJECTION_VALUES // half)))
 
-        def work(start):
+        def work(start, stop_event=None):
             stop = min(n, start + row_block)
             if cached is not None:
                 P = X[start:stop] @ cached[0]
@@ -163,15 +169,8 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
                     P += X[start:stop, a:e] @ engine.weights(a, e - a, 1)
             engine.cos_sin_into(P, out[start:stop], 1)
 
-        starts = range(0, n, row_block)
         with threadpool_limits(limits=1, user_api="blas"):
-            if n_threads <= 1 or len(starts) == 1:
-                for start in starts:
-                    work(start)
-            else:
-                with ThreadPoolExecutor(max_workers=n_threads) as pool:
-                    for future in [pool.submit(work, start) for start in starts]:
-                        future.result()
+            run_blocks(work, range(0, n, row_block), n_threads)
 
     @property
     def _n_features_out(self):

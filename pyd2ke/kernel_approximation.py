@@ -9,7 +9,6 @@ K(x, y). All <w, x> come from one matrix product; the products run in C++.
 """
 
 import math
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
@@ -20,7 +19,15 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
 from . import _core
-from ._validation import check_choice, check_dtype, check_finite_output, check_positive_int, check_real, effective_n_threads
+from ._chunks import run_blocks
+from ._validation import (
+    check_choice,
+    check_dtype,
+    check_finite_output,
+    check_positive_int,
+    check_real,
+    effective_n_threads,
+)
 
 KERNELS = ("poly", "exp", "vovk_poly", "vovk_inf")
 # Rows per matrix product: the projections of a chunk (rows x sum(degrees))
@@ -293,12 +300,14 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         chunks = [(start, min(n, start + rows)) for start in range(0, n, rows)]
         n_workers = max(1, min(n_threads, len(chunks)))
 
-        def work(worker):
+        def work(worker, stop_event=None):
             # One projection buffer per worker (no fresh pages per chunk); the
             # products go straight into the output rows unless H0/1 columns lead.
             P_buffer = np.empty((rows, W.shape[1]), dtype=dtype)
             Z_buffer = np.empty((rows, self.n_components), dtype=dtype) if exact else None
             for start, stop in chunks[worker::n_workers]:
+                if stop_event is not None and stop_event.is_set():
+                    return
                 block = Xi[start:stop]
                 P = P_buffer[: stop - start]
                 if sp.issparse(block):
@@ -317,11 +326,7 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         # its own chunks (both release the GIL), so BLAS and OpenMP threads
         # never fight over the same cores.
         with threadpool_limits(limits=1, user_api="blas"):
-            if n_workers == 1:
-                work(0)
-            else:
-                with ThreadPoolExecutor(n_workers) as pool:
-                    list(pool.map(work, range(n_workers)))
+            run_blocks(work, range(n_workers), n_workers)
         return check_finite_output(out)
 
     @property
