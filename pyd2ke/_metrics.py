@@ -14,8 +14,7 @@ import numpy as np
 
 from . import _core
 from ._chunks import run_blocks
-from ._sets import check_documents, check_point_sets
-from ._validation import check_series, check_strings, check_window
+from ._validation import check_documents, check_objects, check_point_sets, check_series, check_strings, check_window
 from .sketches import EspDistanceEngine
 
 
@@ -169,15 +168,7 @@ class _CallableEngine:
 
 
 def _check_any_objects(X, name, dtype):
-    if isinstance(X, (str, bytes)):
-        raise TypeError(f"{name} must be a sequence of objects, got a single {type(X).__name__}")
-    try:
-        X = list(X)
-    except TypeError:
-        raise TypeError(f"{name} must be a sequence of objects, got {type(X).__name__}") from None
-    if len(X) == 0:
-        raise ValueError(f"{name} is empty: at least one object is required")
-    return X, None
+    return check_objects(X, name), None
 
 
 def callable_metric(function):

@@ -28,11 +28,7 @@ from ._validation import check_choice, check_dtype, check_positive_int, check_st
 
 
 def _check_nonempty_strings(X, name="X"):
-    strings, is_bytes = check_strings(X, name)
-    for i, s in enumerate(strings):
-        if len(s) == 0:
-            raise ValueError(f"{name}[{i}] is an empty string; ESP and CGK need at least one character")
-    return strings, is_bytes
+    return check_strings(X, name, allow_empty=False)
 
 
 def _draw_seed(random_state):
