@@ -6,10 +6,10 @@ hang, or NaN / infinity in the output.
 
 CI runs a few examples per target. A long run:
 
-    PYD2KE_FUZZ_EXAMPLES=20000 pytest -q -s tests/test_fuzz.py
+    PYD2KE_FUZZ_EXAMPLES=20000 PYD2KE_FUZZ_COUNTS=counts.txt pytest -q -s tests/test_fuzz.py
 
-draws that many inputs per target, at random (CI derandomizes), and prints
-how many inputs each target tried.
+draws that many inputs per test, at random (CI derandomizes), prints how many
+inputs each target tried, and keeps the running count in counts.txt.
 """
 
 import collections
@@ -52,6 +52,7 @@ FUZZ = settings(
 )
 
 TRIED = collections.Counter()
+_COUNTS_FILE = os.environ.get("PYD2KE_FUZZ_COUNTS")  # a file for the running count of a long run
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -87,6 +88,9 @@ def _check_result(result):
 def run(target, call, rows=None):
     """call() must return a finite result (with `rows` rows if given) or raise ValueError/TypeError."""
     TRIED[target] += 1
+    if _COUNTS_FILE and sum(TRIED.values()) % 500 == 0:  # progress of long runs
+        with open(_COUNTS_FILE, "w") as f:
+            f.write(f"{sum(TRIED.values())} {dict(TRIED)}\n")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
