@@ -29,7 +29,8 @@ def chunking(max_items=4096, max_symbols=1 << 22):
     >>> with pyd2ke.chunking(max_items=256):
     ...     pass  # transforms here work on at most 256 objects at a time
     """
-    limits = (check_positive_int(max_items, "max_items"), check_positive_int(max_symbols, "max_symbols"))
+    limits = (check_positive_int(max_items, "max_items", maximum=None),
+              check_positive_int(max_symbols, "max_symbols", maximum=None))
     token = _LIMITS.set(limits)
     try:
         yield

@@ -8,6 +8,7 @@ choices, dtypes, n_jobs) and computed outputs (overflow) are checked here too.
 """
 
 import numbers
+import os
 
 import numpy as np
 import scipy.sparse as sp
@@ -88,11 +89,19 @@ def check_objects(X, name="X"):
     return X
 
 
-def check_positive_int(value, name, minimum=1):
+# Counts (random objects, lengths, sizes) above this cannot be meant: they
+# would exhaust memory or run for days rather than fail.
+MAX_COUNT = 1 << 24
+
+
+def check_positive_int(value, name, minimum=1, maximum=MAX_COUNT):
+    """An integer in [minimum, maximum] (maximum None: no upper bound)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {value!r}")
     if value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be <= {maximum}, got {value}")
     return int(value)
 
 
@@ -158,7 +167,9 @@ def effective_n_threads(n_jobs, name="n_jobs"):
         raise ValueError(f"{name} == 0 is not allowed; use None, -1 or a positive integer")
     if n_jobs < 0:
         return max(1, available + 1 + int(n_jobs))
-    return int(n_jobs)
+    # More threads than a few per core only add overhead, and millions would
+    # abort the OpenMP runtime; the output does not depend on the count.
+    return int(min(n_jobs, 4 * max(available, os.cpu_count() or 1)))
 
 
 def check_series(X, name="X", dtype=np.float64):

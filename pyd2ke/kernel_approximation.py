@@ -30,6 +30,8 @@ from ._validation import (
 )
 
 KERNELS = ("poly", "exp", "vovk_poly", "vovk_inf")
+# Every degree up to the largest is enumerated when fitting.
+_MAX_DEGREE = 1 << 12
 # Rows per matrix product: the projections of a chunk (rows x sum(degrees))
 # should stay in the last-level cache until the products read them.
 _CHUNK_BYTES = 8 << 20
@@ -139,12 +141,15 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         """a_n, the n-th Maclaurin coefficient of the kernel's f."""
         kernel = self.kernel
         if isinstance(kernel, str):
-            if kernel == "poly":
-                if n > self.degree:
-                    return 0.0
-                return _binomial(self.degree, n) * float(self.coef0) ** (self.degree - n) * float(self.gamma) ** n
-            if kernel == "exp":
-                return math.exp(n * math.log(self.gamma) - math.lgamma(n + 1))
+            try:  # large degrees or gammas overflow float64; fit reports it
+                if kernel == "poly":
+                    if n > self.degree:
+                        return 0.0
+                    return _binomial(self.degree, n) * float(self.coef0) ** (self.degree - n) * float(self.gamma) ** n
+                if kernel == "exp":
+                    return math.exp(n * math.log(self.gamma) - math.lgamma(n + 1))
+            except OverflowError:
+                return math.inf
             if kernel == "vovk_poly":
                 return 1.0 if n < self.degree else 0.0
             return 1.0  # vovk_inf
@@ -186,7 +191,7 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
                 raise ValueError("kernel coefficients must be >= 0 (a dot-product kernel needs a_n >= 0)")
             if not np.any(coefficients > 0):
                 raise ValueError("kernel coefficients are all zero")
-        check_positive_int(self.degree, "degree", minimum=0)
+        check_positive_int(self.degree, "degree", minimum=0, maximum=_MAX_DEGREE)
         for name in ("gamma", "coef0", "p"):
             check_real(getattr(self, name), name)
         if self.p <= 1:
@@ -196,7 +201,7 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         if isinstance(kernel, str) and kernel == "poly" and self.coef0 < 0:
             raise ValueError(f"coef0 must be >= 0 (negative coef0 gives negative coefficients), got {self.coef0}")
         if self.max_degree is not None:
-            check_positive_int(self.max_degree, "max_degree", minimum=0)
+            check_positive_int(self.max_degree, "max_degree", minimum=0, maximum=_MAX_DEGREE)
         if self.inner is not None and not hasattr(self.inner, "transform"):
             raise TypeError("inner must be a transformer (an object with fit and transform)")
         check_dtype(self.dtype)
@@ -265,6 +270,9 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         self.degrees_ = degrees
         top = int(max(degrees.max(initial=0), 1))
         self.coefficients_ = np.array([self.coefficient(n) for n in range(top + 1)])
+        if not np.isfinite(self.coefficients_).all():
+            n = int(np.argmin(np.isfinite(self.coefficients_)))
+            raise ValueError(f"the kernel's coefficient a_{n} overflows float64: lower degree, gamma or coef0")
         scale = np.array([math.sqrt(self.coefficients_[n] / self._probability(n, support, first)) for n in degrees])
         self._scale = scale / math.sqrt(D)
         self.rademacher_ = np.where(rng.random_sample((Xi.shape[1], int(degrees.sum()))) < 0.5, -1, 1).astype(np.int8)

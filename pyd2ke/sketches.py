@@ -154,7 +154,7 @@ class ESPVectorizer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         self.dtype = dtype
 
     def _check_params(self):
-        check_positive_int(self.n_features, "n_features")
+        check_positive_int(self.n_features, "n_features", maximum=np.iinfo(np.int64).max)
         check_choice(self.output, "output", ("csr", "sketch"))
         check_dtype(self.dtype)
         effective_n_threads(self.n_jobs)
@@ -260,7 +260,7 @@ class CGKEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
 
     def _check_params(self):
         if self.output_length is not None:
-            check_positive_int(self.output_length, "output_length")
+            check_positive_int(self.output_length, "output_length", maximum=np.iinfo(np.int32).max)
         check_choice(self.output, "output", ("onehot", "symbols"))
         check_dtype(self.dtype)
         effective_n_threads(self.n_jobs)

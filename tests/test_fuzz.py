@@ -122,7 +122,7 @@ floats_finite = st.one_of(
     st.floats(min_value=-1e6, max_value=1e6, allow_nan=False),
     st.floats(allow_nan=False, allow_infinity=False),
 )
-huge_ints = st.sampled_from([-(2**63), -(2**31), -1, 0, 2**31, 2**32 + 1, 2**63, 2**64 + 5])
+huge_ints = st.sampled_from([-(2**63), -(2**31), -1, 0, 2**24 + 1, 2**31, 2**32 + 1, 2**63, 2**64 + 5])
 odd_scalars = st.one_of(
     st.none(), st.booleans(), st.integers(-5, 5), huge_ints, floats_any, st.complex_numbers(max_magnitude=10),
     st.text(max_size=3), st.binary(max_size=3),
@@ -245,7 +245,7 @@ gammas = st.one_of(st.just("auto"), st.floats(min_value=1e-3, max_value=10), flo
 small_ints = st.one_of(st.integers(1, 4), st.integers(-2, 0), huge_ints, odd_scalars)
 dtypes = st.one_of(st.sampled_from([np.float64, np.float32]), st.sampled_from([np.int32, "float16", None, "x", complex]))
 kernels = st.one_of(st.sampled_from(["soft", "direct"]), odd_scalars)
-n_jobs = st.one_of(st.sampled_from([None, 1, 2, -1]), small_ints)
+n_jobs = st.one_of(st.sampled_from([None, 1, 2, -1, -100, 10**6, 2**31 - 1]), small_ints)
 
 
 def _maybe(strategy, good):
@@ -415,11 +415,12 @@ def test_fuzz_vectors(data):
             data.draw(_maybe(small_ints, 4)),
             kernel=data.draw(_maybe(st.one_of(st.sampled_from(["exp", "vovk_poly", "vovk_inf"]),
                                               st.lists(floats_any, max_size=3), odd_scalars), "poly")),
-            degree=data.draw(_maybe(st.one_of(st.integers(-1, 4), odd_scalars), 2)),
+            degree=data.draw(_maybe(st.one_of(st.integers(-1, 4), st.sampled_from([1000, 4096, 4097]), odd_scalars), 2)),
             gamma=data.draw(_maybe(st.one_of(floats_any, odd_scalars), 1.0)),
             coef0=data.draw(_maybe(st.one_of(floats_any, odd_scalars), 1.0)),
             p=data.draw(_maybe(st.one_of(floats_any, odd_scalars), 2.0)),
-            max_degree=data.draw(_maybe(st.one_of(st.integers(-1, 5), odd_scalars), None)),
+            max_degree=data.draw(_maybe(st.one_of(st.integers(-1, 5), st.sampled_from([1000, 4097]), odd_scalars), None)),
+            n_jobs=data.draw(_maybe(n_jobs, None)),
             h01=data.draw(st.booleans()),
             random_state=0,
             dtype=data.draw(_maybe(dtypes, np.float64)),
@@ -522,3 +523,21 @@ def test_bag_of_words_with_empty_last_document():
     bow = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 2.0]]))
     with pytest.raises(ValueError, match=r"X\[1\] has only zero weights"):
         pairwise_distances((np.eye(2), bow), metric="emd")
+
+
+def test_huge_counts_are_errors_not_hangs():
+    for estimator in (RandomStringEmbedding(2**63), RandomStringEmbedding(2**24 + 1), RandomWarpingSeries(2**31),
+                      RandomStringEmbedding(4, max_length=2**40)):
+        with pytest.raises(ValueError, match="must be <="):
+            estimator.fit(["ab", "abc"] if not isinstance(estimator, RandomWarpingSeries) else [np.zeros(3)])
+
+
+def test_huge_n_jobs_is_capped():
+    # 2**31 - 1 threads made the OpenMP runtime abort the process.
+    Z = RandomStringEmbedding(4, random_state=0, n_jobs=2**31 - 1).fit_transform(["ab", "abc"] * 100)
+    assert Z.shape == (200, 4)
+
+
+def test_maclaurin_coefficient_overflow_is_an_error():
+    with pytest.raises(ValueError, match="overflows float64"):
+        RandomMaclaurin(4, degree=4096, random_state=0).fit(np.eye(3) * 0.1)
