@@ -540,4 +540,4 @@ def test_huge_n_jobs_is_capped():
 
 def test_maclaurin_coefficient_overflow_is_an_error():
     with pytest.raises(ValueError, match="overflows float64"):
-        RandomMaclaurin(4, degree=4096, random_state=0).fit(np.eye(3) * 0.1)
+        RandomMaclaurin(4, degree=4096, coef0=1e300, random_state=0).fit(np.eye(3) * 0.1)
