@@ -9,6 +9,8 @@
 
 #include <pyd2ke/features/maclaurin.hpp>
 
+#include "conversions.hpp"
+
 namespace py = pybind11;
 
 namespace {
@@ -35,7 +37,7 @@ void maclaurin_into(py::array_t<T, py::array::c_style> P, py::array_t<std::int64
     T* z = out.mutable_data();
     const std::size_t rows = static_cast<std::size_t>(P.shape(0)), p_columns = static_cast<std::size_t>(P.shape(1)),
                       n_features = static_cast<std::size_t>(out.shape(1));
-    py::gil_scoped_release release;
+    pyd2ke_bindings::InterruptibleRelease release;
     pyd2ke::maclaurin_products(p, rows, p_columns, g, s, z, n_features, n_threads);
 }
 

@@ -33,7 +33,7 @@ py::tuple esp_sketches(py::list strings, int n_threads) {
     const pyd2ke_bindings::TextList texts = text_views(strings, "X");
     pyd2ke::EspSketches s;
     {
-        py::gil_scoped_release release;
+        pyd2ke_bindings::InterruptibleRelease release;
         s = pyd2ke::esp_sketch_batch(texts.views, n_threads);
     }
     return py::make_tuple(take(std::move(s.labels)), take(std::move(s.counts)), take(std::move(s.offsets)));
@@ -58,7 +58,7 @@ void esp_l1_into(Labels xl, Counts xc, Offsets xo, Labels yl, Counts yc, Offsets
     if (out.ndim() != 2 || static_cast<std::size_t>(out.shape(0)) != nx || static_cast<std::size_t>(out.shape(1)) != ny)
         throw py::value_error("out must have shape (len(X), len(Y))");
     T* o = out.mutable_data();
-    py::gil_scoped_release release;
+    pyd2ke_bindings::InterruptibleRelease release;
     pyd2ke::esp_l1_distances(xl.data(), xc.data(), xo.data(), nx, yl.data(), yc.data(), yo.data(), ny, o, n_threads);
 }
 
@@ -67,7 +67,7 @@ py::tuple cgk_walks(py::list strings, std::uint64_t seed, std::size_t fixed_leng
     std::vector<std::int64_t> offsets;
     std::vector<std::uint32_t> symbols;
     {
-        py::gil_scoped_release release;
+        pyd2ke_bindings::InterruptibleRelease release;
         symbols = pyd2ke::cgk_embed_batch(texts.views, seed, fixed_length, offsets, n_threads);
     }
     return py::make_tuple(take(std::move(symbols)), take(std::move(offsets)));
@@ -97,7 +97,7 @@ public:
     py::array_t<double> weights(std::uint64_t first, std::size_t count, int n_threads) const {
         py::array_t<double> W({static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(f_.half())});
         double* w = W.mutable_data();
-        py::gil_scoped_release release;
+        pyd2ke_bindings::InterruptibleRelease release;
         f_.weights(first, count, w, n_threads);
         return W;
     }
@@ -111,7 +111,7 @@ public:
             throw py::value_error("P must have shape (rows, n_components / 2)");
         const double* p = P.data();
         T* o = out.mutable_data();
-        py::gil_scoped_release release;
+        pyd2ke_bindings::InterruptibleRelease release;
         f_.cos_sin(p, rows, o, n_threads);
     }
 
@@ -129,7 +129,7 @@ public:
         const double* v = values.data();
         const std::int64_t* ip = indptr.data();
         T* o = out.mutable_data();
-        py::gil_scoped_release release;
+        pyd2ke_bindings::InterruptibleRelease release;
         f_.transform_sparse(id, v, ip, rows, o, n_threads);
     }
 

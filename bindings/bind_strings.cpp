@@ -38,7 +38,7 @@ public:
         const pyd2ke_bindings::TextList x = text_views(texts, "X");
         check_out(out, x.views.size());
         T* data = out.mutable_data();
-        py::gil_scoped_release release;
+        pyd2ke_bindings::InterruptibleRelease release;
         pyd2ke::d2ke_distances(*batch_, x.views, data, n_threads);
     }
 
@@ -56,7 +56,7 @@ public:
         else
             throw py::value_error("kernel must be 'soft' or 'direct', got '" + kernel + "'");
         T* data = out.mutable_data();
-        py::gil_scoped_release release;
+        pyd2ke_bindings::InterruptibleRelease release;
         pyd2ke::d2ke_features(*batch_, x.views, gamma, k, data, n_threads);
     }
 

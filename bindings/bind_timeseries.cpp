@@ -59,7 +59,7 @@ public:
                         int n_threads) const {
         const auto x = checked_input(values, offsets, out);
         Out* data = out.mutable_data();
-        py::gil_scoped_release release;
+        pyd2ke_bindings::InterruptibleRelease release;
         pyd2ke::d2ke_distances(*batch_, x, data, n_threads);
     }
 
@@ -69,7 +69,7 @@ public:
         const auto x = checked_input(values, offsets, out);
         const pyd2ke::D2KEKernel k = pyd2ke_bindings::d2ke_kernel_from_name(kernel);
         Out* data = out.mutable_data();
-        py::gil_scoped_release release;
+        pyd2ke_bindings::InterruptibleRelease release;
         pyd2ke::d2ke_features(*batch_, x, gamma, k, data, n_threads);
     }
 

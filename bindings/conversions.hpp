@@ -9,12 +9,29 @@
 #include <vector>
 
 #include <pyd2ke/core/cpu_features.hpp>
+#include <pyd2ke/core/parallel.hpp>
 #include <pyd2ke/core/text.hpp>
 #include <pyd2ke/embed/d2ke.hpp>
 
 namespace pyd2ke_bindings {
 
 namespace py = pybind11;
+
+// Ctrl-C during a long call. Parallel loops call this from the calling (Python)
+// thread between blocks; it takes the GIL back for a moment to run Python's
+// signal handlers. A KeyboardInterrupt they raise stays set while the loop
+// stops, and the module's exception translator lets it through.
+inline bool python_signals_pending() {
+    py::gil_scoped_acquire gil;
+    return PyErr_CheckSignals() != 0;
+}
+
+// Releases the GIL for a computation that Ctrl-C can interrupt (members are
+// built in order and destroyed in reverse: the GIL comes back first).
+struct InterruptibleRelease {
+    pyd2ke::ScopedInterruptPoll poll{python_signals_pending};
+    py::gil_scoped_release release;
+};
 
 inline pyd2ke::D2KEKernel d2ke_kernel_from_name(const std::string& kernel) {
     if (kernel == "soft") return pyd2ke::D2KEKernel::soft;

@@ -25,6 +25,9 @@ PYBIND11_MODULE(_core, m) {
             PyErr_SetString(PyExc_ValueError, e.what());
         } catch (const std::length_error& e) {
             PyErr_SetString(PyExc_ValueError, e.what());
+        } catch (const pyd2ke::Interrupted&) {
+            // Python's signal handler already set the error (KeyboardInterrupt).
+            if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
         }
     });
     m.def("max_threads", &pyd2ke::max_threads, "Threads OpenMP would use by default (1 without OpenMP).");

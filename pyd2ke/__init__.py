@@ -12,6 +12,7 @@ except ImportError as error:  # the source folder, not an installed package
         "not an installed package. Install it (pip install .) and run from another folder, or use "
         "the `pyd2ke` command, which works from anywhere."
     ) from error
+from ._chunks import chunking
 from .baselines import RepresentativeSetEmbedding
 from .d2ke import D2KE
 from .density import DensityKernelFeatures, MeanEmbeddingFeatures
@@ -59,6 +60,7 @@ __all__ = [
     "znormalize",
     "RepresentativeSetEmbedding",
     "build_info",
+    "chunking",
     "get_cmake_dir",
     "get_include",
     "__version__",

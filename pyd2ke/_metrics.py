@@ -7,15 +7,14 @@ every input object to all of them, in parallel, without the GIL.
 """
 
 import numbers
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 from . import _core
-from ._sets import check_documents, check_point_sets
-from ._validation import check_series, check_strings, check_window
+from ._chunks import run_blocks
+from ._validation import check_documents, check_objects, check_point_sets, check_series, check_strings, check_window
 from .sketches import EspDistanceEngine
 
 
@@ -142,9 +141,11 @@ class _CallableEngine:
         self._function = function
         self._objects = list(objects)
 
-    def _rows(self, X, out, begin, end):
+    def _rows(self, X, out, begin, end, stop_event=None):
         f, objects = self._function, self._objects
         for i in range(begin, end):
+            if stop_event is not None and stop_event.is_set():
+                return
             for j, w in enumerate(objects):
                 d = f(X[i], w)
                 if isinstance(d, (bool, np.bool_)) or not isinstance(d, (numbers.Real, np.floating, np.integer)):
@@ -155,14 +156,9 @@ class _CallableEngine:
 
     def distances_into(self, X, out, n_threads):
         n = len(X)
-        if n_threads <= 1 or n < 2:
-            self._rows(X, out, 0, n)
-            return
-        step = -(-n // (4 * n_threads))
-        with ThreadPoolExecutor(max_workers=n_threads) as pool:
-            futures = [pool.submit(self._rows, X, out, b, min(n, b + step)) for b in range(0, n, step)]
-            for future in futures:
-                future.result()
+        step = max(1, -(-n // (4 * n_threads)))
+        run_blocks(lambda b, stop_event: self._rows(X, out, b, min(n, b + step), stop_event),
+                   range(0, n, step), n_threads)
 
     def features_into(self, X, gamma, kernel, out, n_threads):
         d = np.empty(out.shape, dtype=np.float64)
@@ -172,15 +168,7 @@ class _CallableEngine:
 
 
 def _check_any_objects(X, name, dtype):
-    if isinstance(X, (str, bytes)):
-        raise TypeError(f"{name} must be a sequence of objects, got a single {type(X).__name__}")
-    try:
-        X = list(X)
-    except TypeError:
-        raise TypeError(f"{name} must be a sequence of objects, got {type(X).__name__}") from None
-    if len(X) == 0:
-        raise ValueError(f"{name} is empty: at least one object is required")
-    return X, None
+    return check_objects(X, name), None
 
 
 def callable_metric(function):

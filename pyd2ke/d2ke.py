@@ -28,6 +28,7 @@ from ._metrics import check_metric_params, get_metric
 from ._validation import (
     check_choice,
     check_dtype,
+    check_finite_output,
     check_gamma,
     check_positive_int,
     effective_n_threads,
@@ -244,7 +245,8 @@ class D2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             X, _ = self._check_objects(X)
         d = self._distances(X)
         median = float(np.median(d))
-        return 1.0 / median if median > 0 else 1.0
+        # A subnormal median would give gamma = inf (and NaN features at d = 0).
+        return min(1.0 / median, np.finfo(np.float64).max) if median > 0 else 1.0
 
     def _engine_for_transform(self):
         engine = self.__dict__.get("_engine")
@@ -260,6 +262,7 @@ class D2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         out = np.empty((len(X), self.n_components_), dtype=np.float64)
         for start, stop in chunk_bounds(X):
             engine.distances_into(X[start:stop], out[start:stop], n_threads)
+            check_finite_output(out[start:stop], "X", start)
         return out
 
     def transform(self, X):
@@ -282,6 +285,7 @@ class D2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         t0 = time.perf_counter()
         for start, stop in chunk_bounds(X):
             engine.features_into(X[start:stop], self.gamma_, self.kernel, out[start:stop], n_threads)
+            check_finite_output(out[start:stop], "X", start)
             if self.verbose:
                 _report_progress(type(self).__name__, stop, len(X), time.perf_counter() - t0)
         return out

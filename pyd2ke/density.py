@@ -35,8 +35,15 @@ from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
 from ._blas import matmul_rows
-from ._sets import PackedSets, check_point_sets
-from ._validation import check_choice, check_dtype, check_positive_int, effective_n_threads
+from ._sets import PackedSets
+from ._validation import (
+    check_choice,
+    check_dtype,
+    check_finite_output,
+    check_point_sets,
+    check_positive_int,
+    effective_n_threads,
+)
 
 DIVERGENCES = ("js", "hellinger", "tv", "l2")
 # Total mass Z of each HDD's lambda measure mu (ALGORITHMS.md section 10).
@@ -486,9 +493,11 @@ class _SampleSetTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         packed = self._scale_sets(X, fit=False)
         dtype = check_dtype(self.dtype)
         W = self.random_weights_
-        return self._map_blocks(
+        Z = self._map_blocks(
             packed, lambda block: self._random_fourier(self._embed_block(block), W, dtype), self.n_components, dtype
         )
+        check_finite_output(Z, "X")
+        return Z
 
     @property
     def _n_features_out(self):

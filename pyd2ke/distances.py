@@ -4,7 +4,7 @@ import numpy as np
 
 from ._chunks import chunk_bounds
 from ._metrics import METRICS, check_metric_params, get_metric
-from ._validation import check_dtype, effective_n_threads
+from ._validation import check_dtype, check_finite_output, effective_n_threads
 
 
 def pairwise_distances(X, Y=None, metric="levenshtein", n_jobs=None, dtype=np.float64, **metric_params):
@@ -61,6 +61,7 @@ def pairwise_distances(X, Y=None, metric="levenshtein", n_jobs=None, dtype=np.fl
     out = np.empty((len(X), len(Y)), dtype=dtype)
     for start, stop in chunk_bounds(X):
         engine.distances_into(X[start:stop], out[start:stop], n_threads)
+        check_finite_output(out[start:stop], "X", start)
     return out
 
 

@@ -12,8 +12,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from .d2ke import D2KE
-from ._sets import PackedSets, check_documents, documents_from_bow
-from ._validation import check_choice, check_positive_int
+from ._sets import PackedSets
+from ._validation import check_choice, check_positive_int, documents_from_bow
 from .sets import unit_rows, unit_sphere
 
 

@@ -11,9 +11,6 @@ hash of (seed, j, k), so memory is O(D) whatever d is, and coordinates may
 be any 64-bit id, such as ESP node labels.
 """
 
-import numbers
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
@@ -23,20 +20,20 @@ from threadpoolctl import threadpool_limits
 
 from . import _core
 from ._blas import matmul_rows
-from ._validation import check_choice, check_dtype, check_positive_int, effective_n_threads
+from ._chunks import run_blocks
+from ._validation import (
+    check_choice,
+    check_dtype,
+    check_finite_output,
+    check_positive_int,
+    check_positive_real,
+    effective_n_threads,
+)
 from .sketches import CGKEmbedding, ESPSketches, ESPVectorizer, _draw_seed
 
 # Bounds on the temporaries of the dense path: weight blocks and projections.
 _WEIGHT_BLOCK_VALUES = 1 << 22
 _PROJECTION_VALUES = 1 << 22
-
-
-def _check_bandwidth(value, name):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a positive number, got {value!r}")
-    if not np.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be positive and finite, got {value!r}")
-    return float(value)
 
 
 class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -91,9 +88,9 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
 
     def _check_params(self):
         check_choice(self.kernel, "kernel", ("laplacian", "rbf"))
-        bandwidth = _check_bandwidth(self.beta, "beta") if self.kernel == "laplacian" else None
+        bandwidth = check_positive_real(self.beta, "beta") if self.kernel == "laplacian" else None
         if self.kernel == "rbf":
-            bandwidth = _check_bandwidth(self.gamma, "gamma")
+            bandwidth = check_positive_real(self.gamma, "gamma")
         D = check_positive_int(self.n_components, "n_components", minimum=2)
         if D % 2:
             raise ValueError(f"n_components must be even (a cosine and a sine per frequency), got {D}")
@@ -149,7 +146,7 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
             engine.sparse_into(indices, X.data, X.indptr.astype(np.int64), out, n_threads)
         else:
             self._dense(engine, X, out, n_threads)
-        return out
+        return check_finite_output(out)
 
     def _dense(self, engine, X, out, n_threads):
         # Fixed row chunks, each a single-threaded BLAS product followed by
@@ -163,7 +160,7 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         cached = [engine.weights(a, e - a, n_threads) for a, e in blocks] if len(blocks) == 1 else None
         row_block = int(min(1024, max(1, _PROJECTION_VALUES // half)))
 
-        def work(start):
+        def work(start, stop_event=None):
             stop = min(n, start + row_block)
             if cached is not None:
                 P = matmul_rows(X[start:stop], cached[0])
@@ -173,15 +170,8 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
                     P += matmul_rows(X[start:stop, a:e], engine.weights(a, e - a, 1))
             engine.cos_sin_into(P, out[start:stop], 1)
 
-        starts = range(0, n, row_block)
         with threadpool_limits(limits=1, user_api="blas"):
-            if n_threads <= 1 or len(starts) == 1:
-                for start in starts:
-                    work(start)
-            else:
-                with ThreadPoolExecutor(max_workers=n_threads) as pool:
-                    for future in [pool.submit(work, start) for start in starts]:
-                        future.result()
+            run_blocks(work, range(0, n, row_block), n_threads)
 
     @property
     def _n_features_out(self):

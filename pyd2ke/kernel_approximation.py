@@ -9,8 +9,6 @@ K(x, y). All <w, x> come from one matrix product; the products run in C++.
 """
 
 import math
-import numbers
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
@@ -22,9 +20,19 @@ from threadpoolctl import threadpool_limits
 
 from . import _core
 from ._blas import matmul_rows
-from ._validation import check_choice, check_dtype, check_positive_int, effective_n_threads
+from ._chunks import run_blocks
+from ._validation import (
+    check_choice,
+    check_dtype,
+    check_finite_output,
+    check_positive_int,
+    check_real,
+    effective_n_threads,
+)
 
 KERNELS = ("poly", "exp", "vovk_poly", "vovk_inf")
+# Every degree up to the largest is enumerated when fitting.
+_MAX_DEGREE = 1 << 12
 # Rows per matrix product: the projections of a chunk (rows x sum(degrees))
 # should stay in the last-level cache until the products read them.
 _CHUNK_BYTES = 8 << 20
@@ -134,12 +142,15 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         """a_n, the n-th Maclaurin coefficient of the kernel's f."""
         kernel = self.kernel
         if isinstance(kernel, str):
-            if kernel == "poly":
-                if n > self.degree:
-                    return 0.0
-                return _binomial(self.degree, n) * float(self.coef0) ** (self.degree - n) * float(self.gamma) ** n
-            if kernel == "exp":
-                return math.exp(n * math.log(self.gamma) - math.lgamma(n + 1))
+            try:  # large degrees or gammas overflow float64; fit reports it
+                if kernel == "poly":
+                    if n > self.degree:
+                        return 0.0
+                    return _binomial(self.degree, n) * float(self.coef0) ** (self.degree - n) * float(self.gamma) ** n
+                if kernel == "exp":
+                    return math.exp(n * math.log(self.gamma) - math.lgamma(n + 1))
+            except OverflowError:
+                return math.inf
             if kernel == "vovk_poly":
                 return 1.0 if n < self.degree else 0.0
             return 1.0  # vovk_inf
@@ -181,11 +192,9 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
                 raise ValueError("kernel coefficients must be >= 0 (a dot-product kernel needs a_n >= 0)")
             if not np.any(coefficients > 0):
                 raise ValueError("kernel coefficients are all zero")
-        check_positive_int(self.degree, "degree", minimum=0)
+        check_positive_int(self.degree, "degree", minimum=0, maximum=_MAX_DEGREE)
         for name in ("gamma", "coef0", "p"):
-            value = getattr(self, name)
-            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not np.isfinite(value):
-                raise TypeError(f"{name} must be a finite number, got {value!r}")
+            check_real(getattr(self, name), name)
         if self.p <= 1:
             raise ValueError(f"p must be > 1, got {self.p}")
         if isinstance(kernel, str) and kernel in ("poly", "exp") and self.gamma <= 0:
@@ -193,7 +202,7 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         if isinstance(kernel, str) and kernel == "poly" and self.coef0 < 0:
             raise ValueError(f"coef0 must be >= 0 (negative coef0 gives negative coefficients), got {self.coef0}")
         if self.max_degree is not None:
-            check_positive_int(self.max_degree, "max_degree", minimum=0)
+            check_positive_int(self.max_degree, "max_degree", minimum=0, maximum=_MAX_DEGREE)
         if self.inner is not None and not hasattr(self.inner, "transform"):
             raise TypeError("inner must be a transformer (an object with fit and transform)")
         check_dtype(self.dtype)
@@ -262,6 +271,9 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         self.degrees_ = degrees
         top = int(max(degrees.max(initial=0), 1))
         self.coefficients_ = np.array([self.coefficient(n) for n in range(top + 1)])
+        if not np.isfinite(self.coefficients_).all():
+            n = int(np.argmin(np.isfinite(self.coefficients_)))
+            raise ValueError(f"the kernel's coefficient a_{n} overflows float64: lower degree, gamma or coef0")
         scale = np.array([math.sqrt(self.coefficients_[n] / self._probability(n, support, first)) for n in degrees])
         self._scale = scale / math.sqrt(D)
         self.rademacher_ = np.where(rng.random_sample((Xi.shape[1], int(degrees.sum()))) < 0.5, -1, 1).astype(np.int8)
@@ -297,12 +309,14 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         chunks = [(start, min(n, start + rows)) for start in range(0, n, rows)]
         n_workers = max(1, min(n_threads, len(chunks)))
 
-        def work(worker):
+        def work(worker, stop_event=None):
             # One projection buffer per worker (no fresh pages per chunk); the
             # products go straight into the output rows unless H0/1 columns lead.
             P_buffer = np.empty((rows, W.shape[1]), dtype=dtype)
             Z_buffer = np.empty((rows, self.n_components), dtype=dtype) if exact else None
             for start, stop in chunks[worker::n_workers]:
+                if stop_event is not None and stop_event.is_set():
+                    return
                 block = Xi[start:stop]
                 P = P_buffer[: stop - start]
                 if sp.issparse(block):
@@ -321,12 +335,8 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         # its own chunks (both release the GIL), so BLAS and OpenMP threads
         # never fight over the same cores.
         with threadpool_limits(limits=1, user_api="blas"):
-            if n_workers == 1:
-                work(0)
-            else:
-                with ThreadPoolExecutor(n_workers) as pool:
-                    list(pool.map(work, range(n_workers)))
-        return out
+            run_blocks(work, range(n_workers), n_workers)
+        return check_finite_output(out)
 
     @property
     def _n_features_out(self):

@@ -23,15 +23,12 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
+from ._sets import segment_sums
 from ._validation import check_choice, check_dtype, check_positive_int, check_strings, effective_n_threads
 
 
 def _check_nonempty_strings(X, name="X"):
-    strings, is_bytes = check_strings(X, name)
-    for i, s in enumerate(strings):
-        if len(s) == 0:
-            raise ValueError(f"{name}[{i}] is an empty string; ESP and CGK need at least one character")
-    return strings, is_bytes
+    return check_strings(X, name, allow_empty=False)
 
 
 def _draw_seed(random_state):
@@ -87,7 +84,7 @@ class ESPSketches:
 
     def l1_norms(self):
         """||V(S)||_1 of every string: the number of nodes of its ESP tree."""
-        return np.add.reduceat(self.counts, self.offsets[:-1]) if len(self.counts) else np.zeros(len(self))
+        return segment_sums(self.counts, self.offsets)
 
     def to_csr(self, n_features=2**20):
         """Hashed-column CSR matrix: label ``l`` goes to column ``l % n_features``."""
@@ -157,7 +154,7 @@ class ESPVectorizer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         self.dtype = dtype
 
     def _check_params(self):
-        check_positive_int(self.n_features, "n_features")
+        check_positive_int(self.n_features, "n_features", maximum=np.iinfo(np.int64).max)
         check_choice(self.output, "output", ("csr", "sketch"))
         check_dtype(self.dtype)
         effective_n_threads(self.n_jobs)
@@ -263,7 +260,7 @@ class CGKEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
 
     def _check_params(self):
         if self.output_length is not None:
-            check_positive_int(self.output_length, "output_length")
+            check_positive_int(self.output_length, "output_length", maximum=np.iinfo(np.int32).max)
         check_choice(self.output, "output", ("onehot", "symbols"))
         check_dtype(self.dtype)
         effective_n_threads(self.n_jobs)

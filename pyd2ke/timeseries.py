@@ -8,12 +8,10 @@ i.i.d. N(0, scale^2); features are exp(-gamma * DTW(x, w_j)) / sqrt(R) (soft)
 or DTW(x, w_j) / sqrt(R) (direct).
 """
 
-import numbers
-
 import numpy as np
 
 from .d2ke import D2KE
-from ._validation import check_positive_int, check_series, check_window
+from ._validation import check_non_negative_real, check_positive_int, check_positive_real, check_series, check_window
 
 
 def znormalize(X, eps=1e-8):
@@ -21,7 +19,7 @@ def znormalize(X, eps=1e-8):
 
     Call it explicitly when the series should be compared by shape rather
     than level and amplitude (the RWS paper does); channels with
-    std < eps are only centred.
+    std <= eps are only centred (eps >= 0).
 
     Parameters
     ----------
@@ -31,14 +29,20 @@ def znormalize(X, eps=1e-8):
     -------
     list of float64 arrays, shaped as the inputs
     """
+    eps = check_non_negative_real(eps, "eps")
     X = list(X) if not isinstance(X, np.ndarray) else X
+    packed = check_series(X)
     univariate = [np.ndim(s) == 1 for s in X]
     out = []
-    for s, flat in zip(check_series(X).to_list(), univariate):
+    for s, flat in zip(packed.to_list(), univariate):
+        # Scaled by the largest magnitude first: mean and std of values near
+        # the float64 limit would overflow; z is scale-invariant.
+        scale = np.abs(s).max(axis=0)
+        scale = np.where(scale > 0, scale, 1.0)
+        s = s / scale
         mean = s.mean(axis=0)
         std = s.std(axis=0)
-        std = np.where(std < eps, 1.0, std)
-        z = (s - mean) / std
+        z = (s - mean) / np.where(std * scale <= eps, 1.0, std)
         out.append(z[:, 0] if flat else z)
     return out
 
@@ -131,10 +135,7 @@ class RandomWarpingSeries(D2KE):
         check_positive_int(self.max_length, "max_length")
         if self.min_length > self.max_length:
             raise ValueError(f"min_length ({self.min_length}) must be <= max_length ({self.max_length})")
-        if isinstance(self.scale, (bool, np.bool_)) or not isinstance(self.scale, numbers.Real):
-            raise TypeError(f"scale must be a positive number, got {self.scale!r}")
-        if not np.isfinite(self.scale) or self.scale <= 0:
-            raise ValueError(f"scale must be positive and finite, got {self.scale!r}")
+        check_positive_real(self.scale, "scale")
         check_window(self.window)
 
     def _draw_random_objects(self, X, rng):

@@ -3,9 +3,16 @@
 // otherwise. The first exception thrown by any iteration is kept and rethrown
 // after the loop, because an exception escaping an OpenMP region terminates
 // the process.
+//
+// Long loops can be interrupted: a caller installs a poll function on its own
+// thread (ScopedInterruptPoll); the loop calls it from that thread between
+// blocks, at most every few milliseconds, and once it returns true the loop
+// takes no more blocks and throws Interrupted. The Python bindings poll for
+// Ctrl-C this way.
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <exception>
 #include <mutex>
@@ -32,6 +39,53 @@ inline bool has_openmp() {
 #endif
 }
 
+// Thrown by parallel_for_blocks when the installed poll function asked it to stop.
+struct Interrupted : std::exception {
+    const char* what() const noexcept override { return "pyd2ke: interrupted"; }
+};
+
+using InterruptPoll = bool (*)();
+
+namespace detail {
+
+inline InterruptPoll& interrupt_poll() {
+    thread_local InterruptPoll poll = nullptr;
+    return poll;
+}
+
+// Calls the poll function at most every 10 ms (it may take a lock).
+class InterruptCheck {
+public:
+    InterruptCheck() : poll_(interrupt_poll()), last_(std::chrono::steady_clock::now()) {}
+    bool stop_requested() {
+        if (poll_ == nullptr) return false;
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_ < std::chrono::milliseconds(10)) return false;
+        last_ = now;
+        return poll_();
+    }
+
+private:
+    InterruptPoll poll_;
+    std::chrono::steady_clock::time_point last_;
+};
+
+}  // namespace detail
+
+// Installs `poll` for parallel loops started by this thread, for the scope's lifetime.
+class ScopedInterruptPoll {
+public:
+    explicit ScopedInterruptPoll(InterruptPoll poll) : previous_(detail::interrupt_poll()) {
+        detail::interrupt_poll() = poll;
+    }
+    ~ScopedInterruptPoll() { detail::interrupt_poll() = previous_; }
+    ScopedInterruptPoll(const ScopedInterruptPoll&) = delete;
+    ScopedInterruptPoll& operator=(const ScopedInterruptPoll&) = delete;
+
+private:
+    InterruptPoll previous_;
+};
+
 // Calls body(begin, end) on consecutive blocks of [0, n) of at most
 // `block` items, spread over `n_threads` threads. Blocks let the body set up
 // per-thread scratch memory once per block instead of once per item.
@@ -40,18 +94,32 @@ void parallel_for_blocks(std::size_t n, int n_threads, std::size_t block, Body&&
     if (n == 0) return;
     block = std::max<std::size_t>(block, 1);
     const std::size_t n_blocks = (n + block - 1) / block;
+    detail::InterruptCheck interrupt;  // created on the calling thread, used only there
     if (n_threads <= 1 || n_blocks == 1) {
-        for (std::size_t b = 0; b < n_blocks; ++b) body(b * block, std::min(n, (b + 1) * block));
+        for (std::size_t b = 0; b < n_blocks; ++b) {
+            if (interrupt.stop_requested()) throw Interrupted();
+            body(b * block, std::min(n, (b + 1) * block));
+        }
         return;
     }
     std::exception_ptr first_error;
-    std::atomic<bool> failed{false};
+    std::atomic<bool> failed{false}, interrupted{false};
     std::mutex error_mutex;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(n_threads)
 #endif
     for (long long b = 0; b < static_cast<long long>(n_blocks); ++b) {
         if (failed.load(std::memory_order_relaxed)) continue;
+#ifdef _OPENMP
+        const bool calling_thread = omp_get_thread_num() == 0;  // the team's master is the caller
+#else
+        const bool calling_thread = true;
+#endif
+        if (calling_thread && interrupt.stop_requested()) {
+            interrupted.store(true);
+            failed.store(true, std::memory_order_relaxed);
+            continue;
+        }
         try {
             const std::size_t begin = static_cast<std::size_t>(b) * block;
             body(begin, std::min(n, begin + block));
@@ -62,6 +130,7 @@ void parallel_for_blocks(std::size_t n, int n_threads, std::size_t block, Body&&
         }
     }
     if (first_error) std::rethrow_exception(first_error);
+    if (interrupted.load()) throw Interrupted();
 }
 
 }  // namespace pyd2ke
