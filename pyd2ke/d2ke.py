@@ -14,11 +14,13 @@ random-object distribution. Fitting, gamma="auto", chunked parallel
 transforms and pickling live here only.
 """
 
+import re
 import sys
 import time
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
@@ -36,6 +38,9 @@ from ._validation import (
 
 # Objects whose distances to the random objects set gamma="auto".
 _AUTO_GAMMA_SAMPLE = 256
+# Metrics whose inputs (series, sets, documents) are packed into one
+# contiguous copy before the compiled core sees them.
+_PACKED_METRICS = ("dtw", "hausdorff", "modified_hausdorff", "emd")
 
 
 def _default_random_objects(metric, X, flavour, n, rng):
@@ -277,18 +282,49 @@ class D2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Z : ndarray of shape (n_objects, n_components_), C-contiguous
         """
         check_is_fitted(self, "random_objects_")
-        X, _ = self._check_objects(X)
         dtype = check_dtype(self.dtype)
         n_threads = effective_n_threads(self.n_jobs)
         engine = self._engine_for_transform()
-        out = np.empty((len(X), self.n_components_), dtype=dtype)
+        items = self._items_to_pack_by_chunks(X)
+        if items is None:
+            X, _ = self._check_objects(X)
+            n, bounds = len(X), chunk_bounds(X)
+        else:
+            n, bounds = len(items), chunk_bounds(items)
+        out = np.empty((n, self.n_components_), dtype=dtype)
         t0 = time.perf_counter()
-        for start, stop in chunk_bounds(X):
-            engine.features_into(X[start:stop], self.gamma_, self.kernel, out[start:stop], n_threads)
+        for start, stop in bounds:
+            chunk = X[start:stop] if items is None else self._checked_chunk(items, start, stop)
+            engine.features_into(chunk, self.gamma_, self.kernel, out[start:stop], n_threads)
             check_finite_output(out[start:stop], "X", start)
             if self.verbose:
-                _report_progress(type(self).__name__, stop, len(X), time.perf_counter() - t0)
+                _report_progress(type(self).__name__, stop, n, time.perf_counter() - t0)
         return out
+
+    def _items_to_pack_by_chunks(self, X):
+        """X as a list when it is a sequence of series, sets or documents that
+        the metric would pack into one contiguous copy; None otherwise (strings
+        need no copy, packed input is packed already). Such lists are checked
+        and packed a chunk at a time, so a transform needs O(chunk) memory
+        above its output."""
+        if self._metric_name() not in _PACKED_METRICS or not isinstance(X, (list, tuple)):
+            return None
+        if isinstance(X, tuple) and len(X) == 2 and sp.issparse(X[1]):  # (embeddings, bag of words)
+            return None
+        if len(X) == 0:
+            return None  # the whole-input check reports it
+        return list(X)
+
+    def _checked_chunk(self, items, start, stop):
+        """items[start:stop] checked and packed; errors name indices into the whole input."""
+        try:
+            chunk, _ = self._check_objects(items[start:stop])
+        except (ValueError, TypeError) as error:
+            if start == 0:
+                raise
+            message = re.sub(r"\bX\[(\d+)\]", lambda m: f"X[{int(m.group(1)) + start}]", str(error))
+            raise type(error)(message) from None
+        return chunk
 
     @property
     def _n_features_out(self):

@@ -201,3 +201,27 @@ def test_chunking_parameters():
     with pytest.raises(ValueError, match="max_items"):
         with pyd2ke.chunking(max_items=0):
             pass
+
+
+def test_series_sets_and_documents_are_checked_and_packed_by_chunks():
+    """Lists of series, sets and documents are packed a chunk at a time (O(chunk)
+    memory); the result does not change, and errors name the index in X."""
+    from pyd2ke import RandomSetEmbedding, WordMoversEmbedding
+
+    rng = np.random.default_rng(3)
+    series = [rng.normal(size=(rng.integers(3, 20), 2)) for _ in range(40)]
+    sets = [rng.normal(size=(rng.integers(1, 9), 3)) for _ in range(40)]
+    docs = [(s, rng.random(len(s)) + 0.1) for s in sets]
+    for estimator, X in [(RandomWarpingSeries(8, random_state=0), series),
+                         (RandomSetEmbedding(8, random_state=0), sets),
+                         (WordMoversEmbedding(8, random_state=0), docs)]:
+        estimator.fit(X)
+        whole = estimator.transform(X)
+        with pyd2ke.chunking(max_items=7):
+            assert np.array_equal(estimator.transform(X), whole)
+            bad = list(X)
+            bad[30] = np.full((4, 3), np.nan) if not isinstance(X[0], tuple) else (np.full((4, 3), np.nan), np.ones(4))
+            if estimator.__class__ is RandomWarpingSeries:
+                bad[30] = np.full((4, 2), np.nan)
+            with pytest.raises(ValueError, match=r"X\[30\] contains NaN"):
+                estimator.transform(bad)
