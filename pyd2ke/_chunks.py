@@ -5,6 +5,7 @@ chunks Python runs, so Ctrl-C interrupts a long transform promptly, and the
 packed copy an engine may need stays O(chunk).
 """
 
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -49,6 +50,19 @@ def chunk_bounds(objects):
     mean = max(1.0, total / max(n, 1))
     step = int(max(1, min(max_items, max_symbols // mean)))
     return [(start, min(n, start + step)) for start in range(0, n, step)]
+
+
+def check_chunk(check, items, start, stop, name="X"):
+    """check(items[start:stop]), for inputs checked and packed a chunk at a
+    time; errors name the index into the whole input, not into the chunk."""
+    try:
+        return check(items[start:stop])
+    except (ValueError, TypeError) as error:
+        if start == 0:
+            raise
+        pattern = r"\b" + re.escape(name) + r"\[(\d+)\]"
+        message = re.sub(pattern, lambda m: f"{name}[{int(m.group(1)) + start}]", str(error))
+        raise type(error)(message) from None
 
 
 def run_blocks(work, starts, n_threads):

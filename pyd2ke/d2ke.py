@@ -14,7 +14,6 @@ random-object distribution. Fitting, gamma="auto", chunked parallel
 transforms and pickling live here only.
 """
 
-import re
 import sys
 import time
 import warnings
@@ -25,7 +24,7 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ._chunks import chunk_bounds
+from ._chunks import check_chunk, chunk_bounds
 from ._metrics import check_metric_params, get_metric
 from ._validation import (
     check_choice,
@@ -294,7 +293,10 @@ class D2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         out = np.empty((n, self.n_components_), dtype=dtype)
         t0 = time.perf_counter()
         for start, stop in bounds:
-            chunk = X[start:stop] if items is None else self._checked_chunk(items, start, stop)
+            if items is None:
+                chunk = X[start:stop]
+            else:
+                chunk = check_chunk(lambda part: self._check_objects(part)[0], items, start, stop)
             engine.features_into(chunk, self.gamma_, self.kernel, out[start:stop], n_threads)
             check_finite_output(out[start:stop], "X", start)
             if self.verbose:
@@ -314,17 +316,6 @@ class D2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         if len(X) == 0:
             return None  # the whole-input check reports it
         return list(X)
-
-    def _checked_chunk(self, items, start, stop):
-        """items[start:stop] checked and packed; errors name indices into the whole input."""
-        try:
-            chunk, _ = self._check_objects(items[start:stop])
-        except (ValueError, TypeError) as error:
-            if start == 0:
-                raise
-            message = re.sub(r"\bX\[(\d+)\]", lambda m: f"X[{int(m.group(1)) + start}]", str(error))
-            raise type(error)(message) from None
-        return chunk
 
     @property
     def _n_features_out(self):

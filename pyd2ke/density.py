@@ -35,6 +35,7 @@ from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
 from ._blas import matmul_rows
+from ._chunks import check_chunk, chunk_bounds
 from ._sets import PackedSets
 from ._validation import (
     check_choice,
@@ -490,12 +491,22 @@ class _SampleSetTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
             Z[i] . Z[j] approximates K(p_i, p_j).
         """
         check_is_fitted(self, "random_weights_")
-        packed = self._scale_sets(X, fit=False)
         dtype = check_dtype(self.dtype)
         W = self.random_weights_
-        Z = self._map_blocks(
-            packed, lambda block: self._random_fourier(self._embed_block(block), W, dtype), self.n_components, dtype
-        )
+
+        def features(block):
+            return self._random_fourier(self._embed_block(block), W, dtype)
+
+        if not isinstance(X, (list, tuple)) or len(X) == 0:
+            Z = self._map_blocks(self._scale_sets(X, fit=False), features, self.n_components, dtype)
+        else:
+            # A list of sets is checked, scaled and packed a chunk at a time:
+            # O(chunk) memory above the output (rows do not depend on the chunk).
+            items = list(X)
+            Z = np.empty((len(items), self.n_components), dtype=dtype)
+            for start, stop in chunk_bounds(items):
+                packed = check_chunk(lambda part: self._scale_sets(part, fit=False), items, start, stop)
+                Z[start:stop] = self._map_blocks(packed, features, self.n_components, dtype)
         check_finite_output(Z, "X")
         return Z
 

@@ -225,3 +225,18 @@ def test_series_sets_and_documents_are_checked_and_packed_by_chunks():
                 bad[30] = np.full((4, 2), np.nan)
             with pytest.raises(ValueError, match=r"X\[30\] contains NaN"):
                 estimator.transform(bad)
+
+
+def test_density_features_are_checked_and_packed_by_chunks():
+    from pyd2ke import DensityKernelFeatures
+
+    rng = np.random.default_rng(4)
+    sets = [rng.normal(size=(rng.integers(5, 30), 2)) for _ in range(30)]
+    est = DensityKernelFeatures("js", n_components=16, random_state=0).fit(sets)
+    whole = est.transform(sets)
+    with pyd2ke.chunking(max_items=4):
+        assert np.array_equal(est.transform(sets), whole)
+        bad = list(sets)
+        bad[21] = np.zeros((3, 3))
+        with pytest.raises(ValueError, match=r"X\[21\]"):
+            est.transform(bad)
