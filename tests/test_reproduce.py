@@ -6,7 +6,8 @@ import io
 import numpy as np
 import pytest
 
-from pyd2ke import RandomStringEmbedding, _chunks
+import pyd2ke
+from pyd2ke import RandomStringEmbedding
 from pyd2ke.__main__ import main
 from pyd2ke._progress import Progress
 from pyd2ke._reproduce import COLUMNS
@@ -73,14 +74,14 @@ def test_progress_only_on_a_terminal():
     assert out.startswith("\rstrings") and out.endswith("\n") and "2/2" in out and "second" in out
 
 
-def test_verbose_reports_progress_per_chunk(monkeypatch, capsys):
+def test_verbose_reports_progress_per_chunk(capsys):
     X = ["ACGTACGT", "GGCA", "TTTAC", "ACG", "CATCAT"]
-    monkeypatch.setattr(_chunks, "_MAX_ITEMS", 2)  # three chunks for five strings
     quiet = RandomStringEmbedding(8, random_state=0).fit(X)
     Z = quiet.transform(X)
     assert capsys.readouterr().err == ""
     loud = RandomStringEmbedding(8, random_state=0, verbose=1).fit(X)
-    np.testing.assert_array_equal(loud.transform(X), Z)
+    with pyd2ke.chunking(max_items=2):  # three chunks for five strings
+        np.testing.assert_array_equal(loud.transform(X), Z)
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 3
     assert lines[0].startswith("RandomStringEmbedding.transform: 2/5 objects")
