@@ -22,6 +22,18 @@ from pyd2ke.distances import pairwise_distances
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="POSIX signals and /proc")
 
+# A shell that starts a job in the background (as CI runners may) sets SIGINT
+# to "ignore" for it, and Python then installs no handler: Ctrl-C would be
+# lost. The tests restore Python's usual handler (and so does the child script).
+_RESTORE_SIGINT = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+
+
+@pytest.fixture(autouse=True)
+def _python_sigint_handler():
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
 
 def _long_rws_transform():
     """A fitted RWS and input whose transform takes far longer than the tests wait
@@ -65,7 +77,7 @@ def test_ctrl_c_interrupts_a_long_transform_in_process():
 
 
 def test_ctrl_c_interrupts_a_long_transform_in_a_subprocess():
-    script = textwrap.dedent(
+    script = _RESTORE_SIGINT + textwrap.dedent(
         """
         import numpy as np
         from pyd2ke import RandomWarpingSeries

@@ -87,7 +87,8 @@ T fold_row(const T* row, T* nearest, std::size_t n) {
 }
 
 // Sum (or maximum, if Maximum) of sqrt(x[r]) over r < n: roots in T,
-// accumulated in double, in lanes as in min_of.
+// accumulated in double in independent lanes (a single running sum would
+// chain every addition on the previous one).
 template <bool Maximum, class T>
 double root_sum(const T* x, std::size_t n) {
     constexpr std::size_t kLanes = 8;
@@ -111,8 +112,8 @@ template <class T>
 class SetDistanceBatch {
 public:
     struct Scratch {
-        detail::PackedPoints<T> input;
-        std::vector<T> norms, block, nearest;
+        detail::PackedPoints<T> input;  // the input set, packed as the blocks' columns
+        std::vector<T> block, nearest;
     };
 
     SetDistanceBatch(const std::vector<PointSetView<T>>& sets, SetMetric metric,
