@@ -4,6 +4,8 @@ mean-embedding baseline at the same size."""
 
 import numpy as np
 
+from .common import grid
+
 
 def mixture_sets(n, size, seed=0):
     """n sets of `size` points in R^2, each from a mixture of 1..10 Gaussians
@@ -32,7 +34,7 @@ class DensityScaling:
     """Transform time against N and the set size (2-D sets, |V| = 100,
     32 x 32 integration grid, M = 5, D = 1000; one thread)."""
 
-    params = (["js", "hellinger", "l2"], [50, 200], [100, 400, 1600])
+    params = (["js", "hellinger", "l2"], grid([50, 200], [50]), grid([100, 400, 1600], [100, 400]))
     param_names = ["divergence", "N", "set_size"]
     timeout = 120
 

@@ -40,7 +40,7 @@ class SetScaling:
     """Modified Hausdorff features against N and the set size (128-d unit
     vectors, R = 128 random sets of U{3..15} points); linear in both."""
 
-    params = ([100, 1000], grid([16, 128, 512], [16, 128]))
+    params = (grid([100, 1000], [100]), grid([16, 128, 512], [16, 128]))
     param_names = ["N", "set_size"]
     timeout = 300
 
@@ -59,7 +59,7 @@ class DocumentScaling:
     """Word Mover's features against N and the document length (50-d words,
     R = 128 random documents of U{1..21} words); linear in both."""
 
-    params = ([100, 1000], [50, 200])
+    params = (grid([100, 1000], [100]), [50, 200])
     param_names = ["N", "words"]
     timeout = 300
 

@@ -114,7 +114,7 @@ class SFMPipelines:
     """End-to-end SFMEDM / SFMCGK (default parameters, D = 1024) against N,
     L and threads: the numbers behind `python -m pyd2ke scaling`."""
 
-    params = (["sfmedm", "sfmcgk"], grid([300, 3000], [300]), [16, 128], [1, 2])
+    params = (["sfmedm", "sfmcgk"], grid([300, 3000], [300]), grid([16, 128], [16]), [1, 2])
     param_names = ["method", "N", "L", "n_jobs"]
 
     def setup(self, method, n, length, n_jobs):

@@ -5,9 +5,9 @@ import os
 
 import numpy as np
 
-# .ci/run sets PYD2KE_ASV_SMOKE=1: its --quick run then skips the largest
-# sizes of the scaling grids (each still runs at two or more sizes), so CI
-# stays short; tracking runs use the full grids.
+# .ci/run sets PYD2KE_ASV_SMOKE=1: its --quick run then keeps only the
+# smallest sizes of the scaling grids (it checks that every benchmark runs),
+# so CI stays short; tracking runs use the full grids.
 SMOKE = os.environ.get("PYD2KE_ASV_SMOKE") == "1"
 
 
