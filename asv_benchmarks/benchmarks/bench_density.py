@@ -34,7 +34,7 @@ class DensityScaling:
     """Transform time against N and the set size (2-D sets, |V| = 100,
     32 x 32 integration grid, M = 5, D = 1000; one thread)."""
 
-    params = (["js", "hellinger", "l2"], grid([50, 200], [50]), grid([100, 400, 1600], [100, 400]))
+    params = (grid(["js", "hellinger", "l2"], ["js"]), grid([50, 200], [50]), grid([100, 400, 1600], [100, 400]))
     param_names = ["divergence", "N", "set_size"]
     timeout = 120
 
@@ -73,7 +73,7 @@ class DensityPeers:
 class DensityThreads:
     """JS features with 1 and 2 threads (N = 256 sets of 400 points: four blocks)."""
 
-    params = [1, 2]
+    params = grid([1, 2], [2])
     param_names = ["n_jobs"]
     timeout = 120
 

@@ -33,7 +33,7 @@ class MaclaurinScaling:
 class MaclaurinPeers:
     """The acceptance benchmark: X of shape (100000, 128), D = 4096."""
 
-    params = [1, 2]
+    params = grid([1, 2], [2])
     param_names = ["n_jobs"]
     timeout = 300
 

@@ -78,7 +78,7 @@ class SetThreads:
     """Both transformers against n_jobs (N = 200 sets of 200 vectors, 200
     documents of 100 words)."""
 
-    params = [1, 2]
+    params = grid([1, 2], [2])
     param_names = ["n_jobs"]
 
     def setup(self, n_jobs):
@@ -106,7 +106,8 @@ class CompareSetPeers:
         from threadpoolctl import threadpool_limits
 
         rng = np.random.default_rng(0)
-        self.docs = [(rng.standard_normal((m, 50)), rng.random(m) + 0.1) for m in rng.integers(50, 201, 100)]
+        n_docs = grid(100, 20)  # POT takes seconds for 100 x 128 pairs: fewer in the smoke run
+        self.docs = [(rng.standard_normal((m, 50)), rng.random(m) + 0.1) for m in rng.integers(50, 201, n_docs)]
         self.doc_est = _fitted_documents()
         self.problems = []
         for a, wa in self.docs:

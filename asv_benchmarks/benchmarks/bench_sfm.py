@@ -11,7 +11,7 @@ from .common import grid, random_strings
 class ESPParse:
     """ESP characteristic vectors of random protein strings of length 300."""
 
-    params = ([1000, 3000], [1, 2])
+    params = (grid([1000, 3000], [1000]), grid([1, 2], [2]))
     param_names = ["N", "n_jobs"]
 
     def setup(self, n, n_jobs):
@@ -29,7 +29,7 @@ class ESPParse:
 
 
 class CGKWalks:
-    params = ([1000, 3000], [1, 2])
+    params = (grid([1000, 3000], [1000]), grid([1, 2], [2]))
     param_names = ["N", "n_jobs"]
 
     def setup(self, n, n_jobs):
@@ -46,7 +46,7 @@ class HashedFourierDense:
     """RBF features of dense X (1000, 128), D = 4096, next to RBFSampler at the same thread count
     (benchmarks/sfm_report.py runs the full (100000, 128) case)."""
 
-    params = [1, 2]
+    params = grid([1, 2], [2])
     param_names = ["n_jobs"]
 
     def setup(self, n_jobs):
@@ -72,7 +72,7 @@ class HashedFourierDense:
 class HashedFourierSketch:
     """SFMEDM's projection: Laplacian features of ESP sketches (500 strings of length 60)."""
 
-    params = ([512, 2048], [1, 2])
+    params = (grid([512, 2048], [512]), grid([1, 2], [2]))
     param_names = ["D", "n_jobs"]
 
     def setup(self, n_components, n_jobs):
@@ -114,7 +114,7 @@ class SFMPipelines:
     """End-to-end SFMEDM / SFMCGK (default parameters, D = 1024) against N,
     L and threads: the numbers behind `python -m pyd2ke scaling`."""
 
-    params = (["sfmedm", "sfmcgk"], grid([300, 3000], [300]), grid([16, 128], [16]), [1, 2])
+    params = (["sfmedm", "sfmcgk"], grid([300, 3000], [300]), grid([16, 128], [16]), grid([1, 2], [2]))
     param_names = ["method", "N", "L", "n_jobs"]
 
     def setup(self, method, n, length, n_jobs):

@@ -53,7 +53,7 @@ class RSEScaling:
 class RSEThreads:
     """Transform time against threads (N = 10000, L = 512, R = 256)."""
 
-    params = [1, 2]
+    params = grid([1, 2], [2])
     param_names = ["n_jobs"]
 
     def setup(self, n_jobs):
@@ -85,7 +85,7 @@ class RSMTransform:
     as the "random" objects, so the cost grows with L squared (RSE's random
     strings stay short)."""
 
-    params = (grid([300, 3000], [300]), grid([64, 256], [64]), [1, 2])
+    params = (grid([300, 3000], [300]), grid([64, 256], [64]), grid([1, 2], [2]))
     param_names = ["N", "L", "n_jobs"]
 
     def setup(self, n, length, n_jobs):
@@ -106,7 +106,7 @@ class CompareRapidfuzz:
     R = 256 random strings of length U{1..10}; pyd2ke's RSE features vs
     rapidfuzz.process.cdist(random_strings, strings, Levenshtein.distance)."""
 
-    params = [1, 2]
+    params = grid([1, 2], [2])
     param_names = ["n_jobs"]
 
     def setup(self, n_jobs):

@@ -41,7 +41,7 @@ class RWSScaling:
 class RWSThreads:
     """Transform time against threads and precision (N = 2000, L = 150, 3 channels)."""
 
-    params = ([1, 2], ["float32", "float64"])
+    params = (grid([1, 2], [2]), ["float32", "float64"])
     param_names = ["n_jobs", "dtype"]
 
     def setup(self, n_jobs, dtype):
@@ -57,7 +57,7 @@ class CompareDtaidistance:
     100..200 against R = 256 random series of length 1..10; RWS features vs
     dtaidistance.dtw_ndim.distance_matrix_fast on the same N x R block."""
 
-    params = [1, 2]
+    params = grid([1, 2], [2])
     param_names = ["n_jobs"]
     timeout = 300
 
