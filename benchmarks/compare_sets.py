@@ -15,6 +15,8 @@ their usual Python formulations, at 1 and 2 threads; medians and ratios.
 """
 
 import argparse
+import statistics
+import time
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -22,6 +24,12 @@ from threadpoolctl import threadpool_limits
 import pyd2ke
 from pyd2ke import RandomSetEmbedding, WordMoversEmbedding
 from timing import median_time  # benchmarks/timing.py
+
+
+def wall_time(fn):
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
 
 
 def random_documents(rng, n, dim, low, high):
@@ -50,17 +58,30 @@ def compare_documents(args, ot):
             for pa, pb, cost in problems:
                 ot.emd2(pa, pb, cost)
 
-        t_pot = median_time(pot, args.repeats)
-        pot_rate = len(problems) / t_pot
-        print(f"d={dim}: POT ot.emd2 {pot_rate:.3g} pairs/s on one core ({len(problems)} pairs, {t_pot:.3f} s)")
-        for n_jobs in (1, 2):
-            for dtype in (np.float64, np.float32):
-                # float32: word distances in single precision, transport in double
+        # Interleaved: each round times POT and then every configuration, and
+        # the ratio is taken within the round, so that drift of this VM's
+        # speed between rounds cancels; medians over the rounds.
+        configs = [(n_jobs, dtype) for n_jobs in (1, 2) for dtype in (np.float64, np.float32)]
+        pot()
+        for n_jobs, dtype in configs:
+            wme.set_params(n_jobs=n_jobs, dtype=dtype).transform(X)
+        t_pot, times = [], {c: [] for c in configs}
+        for _ in range(args.repeats):
+            t_pot.append(wall_time(pot))
+            for n_jobs, dtype in configs:
                 wme.set_params(n_jobs=n_jobs, dtype=dtype)
-                t = median_time(lambda: wme.transform(X), args.repeats)
-                rate = n_pairs / t
-                print(f"  n_jobs={n_jobs} {np.dtype(dtype).name}: WordMoversEmbedding {t:.3f} s for {n_pairs} pairs "
-                      f"= {rate:.3g} pairs/s; {rate / (pot_rate * n_jobs):.1f}x POT's rate on {n_jobs} core(s)")
+                times[(n_jobs, dtype)].append(wall_time(lambda: wme.transform(X)))
+        pot_rate = len(problems) / statistics.median(t_pot)
+        print(f"d={dim}: POT ot.emd2 {pot_rate:.3g} pairs/s on one core ({len(problems)} pairs, "
+              f"{statistics.median(t_pot):.3f} s)")
+        for n_jobs, dtype in configs:
+            # float32: word distances in single precision, transport in double
+            t = times[(n_jobs, dtype)]
+            ratios = [(n_pairs / ti) / (len(problems) / tp * n_jobs) for ti, tp in zip(t, t_pot)]
+            rate = n_pairs / statistics.median(t)
+            print(f"  n_jobs={n_jobs} {np.dtype(dtype).name}: WordMoversEmbedding {statistics.median(t):.3f} s for "
+                  f"{n_pairs} pairs = {rate:.3g} pairs/s; {statistics.median(ratios):.1f}x POT's rate on {n_jobs} "
+                  f"core(s) (rounds: {min(ratios):.1f}x..{max(ratios):.1f}x)")
 
 
 def numpy_modified_hausdorff(X, W):

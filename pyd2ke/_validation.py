@@ -307,7 +307,8 @@ def _pack(items, weights, dtype, name):
     lengths = np.fromiter((len(a) for a in items), dtype=np.int64, count=len(items))
     offsets = np.zeros(len(items) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    values = np.ascontiguousarray(np.concatenate(items, axis=0), dtype=dtype)
+    # One pass: the concatenation casts (float64 -> float32 among others).
+    values = np.concatenate(items, axis=0, dtype=dtype, casting="unsafe")
     finite = np.isfinite(values).all(axis=1)
     if not finite.all():
         row = int(np.argmin(finite))

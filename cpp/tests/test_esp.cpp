@@ -75,12 +75,15 @@ void test_properties() {
     CHECK(pyd2ke::esp_sketch(s.data(), s.size()) == pyd2ke::esp_sketch(s8.data(), s8.size()));
     // Batches: independent of the other strings, their order and the thread count.
     std::vector<std::u32string> texts;
-    for (int i = 0; i < 600; ++i) texts.push_back(random_string(rng, 1 + rng() % 80, 4));
+    for (int i = 0; i < 2000; ++i) texts.push_back(random_string(rng, 1 + rng() % 80, 4));
     std::vector<pyd2ke::TextView> views(texts.begin(), texts.end());
     const pyd2ke::EspSketches one = pyd2ke::esp_sketch_batch(views, 1);
-    const pyd2ke::EspSketches two = pyd2ke::esp_sketch_batch(views, 2);
-    CHECK(one.labels == two.labels && one.counts == two.counts && one.offsets == two.offsets);
-    for (std::size_t i : {0, 255, 256, 599}) {
+    // Eight blocks, some parsed straight into the output, some into parts.
+    for (int threads : {2, 3}) {
+        const pyd2ke::EspSketches many = pyd2ke::esp_sketch_batch(views, threads);
+        CHECK(one.labels == many.labels && one.counts == many.counts && one.offsets == many.offsets);
+    }
+    for (std::size_t i : {0, 255, 256, 1999}) {
         const auto single = pyd2ke::esp_sketch(views[i]);
         CHECK(static_cast<std::int64_t>(single.size()) == one.offsets[i + 1] - one.offsets[i]);
         for (std::size_t k = 0; k < single.size(); ++k)

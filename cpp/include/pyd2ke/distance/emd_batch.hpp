@@ -44,7 +44,8 @@ template <class T>
 class EmdBatch {
 public:
     struct Scratch {
-        std::vector<T> norms, block;
+        detail::PackedPoints<T> input;  // the input document, packed for the distance kernel
+        std::vector<T> block;
         std::vector<double> cost;
         std::vector<double> uniform;
         std::vector<std::size_t> kept;  // the input's points of positive weight
@@ -52,31 +53,27 @@ public:
         EmdWorkspace workspace;
     };
 
-    EmdBatch(const std::vector<PointSetView<T>>& documents, SimdLevel level = detect_simd_level()) {
+    EmdBatch(const std::vector<PointSetView<T>>& documents, SimdLevel level = detect_simd_level()) : level_(level) {
         if (static_cast<int>(level) < 0 || level > detect_simd_level())
             throw std::invalid_argument("EmdBatch: this CPU cannot run the requested SIMD level");
         if (documents.empty()) throw std::invalid_argument("EmdBatch: no documents");
         dim_ = documents[0].dim;
         if (dim_ == 0) throw std::invalid_argument("EmdBatch: points must have at least one coordinate");
         // Documents are grouped so that one group's points fill a distance
-        // block of moderate width (the block for a long input stays in cache).
-        std::vector<T> points;
+        // block of moderate height (the block for a long input stays in cache).
         std::vector<std::size_t> kept;
         std::vector<double> mass;
         Group group;
-        auto close_group = [&] {
-            if (group.offsets.empty()) return;
-            group.packed = detail::PackedPoints<T>(points.data(), points.size() / dim_, dim_, level);
-            groups_.push_back(std::move(group));
-            group = Group();
-            points.clear();
-        };
         for (const PointSetView<T>& d : documents) {
             if (d.size == 0) throw std::invalid_argument("EmdBatch: documents must not be empty");
             if (d.dim != dim_) throw std::invalid_argument("EmdBatch: documents have different dimensions");
-            if (!group.offsets.empty() && points.size() / dim_ + d.size > kGroupPoints) close_group();
+            if (!group.offsets.empty() && group.offsets.back() + d.size > kGroupPoints) {
+                groups_.push_back(std::move(group));
+                group = Group();
+            }
             if (group.offsets.empty()) group.offsets.push_back(0);
-            points.insert(points.end(), d.data, d.data + d.size * dim_);
+            group.points.insert(group.points.end(), d.data, d.data + d.size * dim_);
+            for (std::size_t i = 0; i < d.size; ++i) group.norms.push_back(detail::squared_norm(d.point(i), dim_));
             group.offsets.push_back(group.offsets.back() + d.size);
             for (std::size_t i = 0; i < d.size; ++i) weights_.push_back(d.weights ? d.weights[i] : 1.0);
             weight_offsets_.push_back(weights_.size() - d.size);
@@ -87,7 +84,7 @@ public:
             kept_offsets_.push_back(kept_.size());
             ++n_documents_;
         }
-        close_group();
+        groups_.push_back(std::move(group));
     }
 
     std::size_t size() const { return n_documents_; }
@@ -96,8 +93,10 @@ public:
     // out[j] = EMD(x, document j) for j < size().
     //
     // The input's weights are validated and normalised once, the random
-    // documents' ones at construction; the ground costs go from the distance
-    // block straight into the transport simplex, in its layout.
+    // documents' ones at construction. The input is packed as the distance
+    // kernel's columns and a group's random words are its rows, so that each
+    // random word's squared distances to the input's words are contiguous:
+    // the transport simplex wants its costs in that (column-major) layout.
     template <class Out>
     void distances(const PointSetView<T>& x, Out* out, Scratch& s) const {
         if (x.size == 0) throw std::invalid_argument("emd: documents must not be empty");
@@ -108,15 +107,16 @@ public:
             a = s.uniform.data();
         }
         const std::size_t ns = detail::keep_positive_weights(a, x.size, "source", s.kept, s.mass);
-        s.norms.resize(x.size);
-        for (std::size_t i = 0; i < x.size; ++i) s.norms[i] = detail::squared_norm(x.point(i), dim_);
+        s.input.assign(x.data, x.size, dim_, level_);
+        const std::size_t ldb = s.input.padded_count();
         std::size_t j = 0;
         for (const Group& g : groups_) {
-            const std::size_t ldo = g.packed.padded_count();
-            s.block.resize(x.size * ldo);
-            g.packed.squared_distances(x.data, s.norms.data(), 0, x.size, s.block.data());
+            const std::size_t words = g.offsets.back();
+            s.block.resize(words * ldb);
+            s.input.squared_distances(g.points.data(), g.norms.data(), 0, words, s.block.data());
             for (std::size_t k = 0; k + 1 < g.offsets.size(); ++k, ++j) {
                 const std::size_t first = g.offsets[k], m = g.offsets[k + 1] - first;
+                const T* block = s.block.data() + first * ldb;  // row c: document word c
                 const std::size_t* tgt = &kept_[kept_offsets_[j]];
                 const std::size_t nt = kept_offsets_[j + 1] - kept_offsets_[j];
                 double d;
@@ -124,10 +124,10 @@ public:
                     s.cost.resize(x.size * m);
                     for (std::size_t i = 0; i < x.size; ++i)
                         for (std::size_t c = 0; c < m; ++c)
-                            s.cost[i * m + c] = std::sqrt(static_cast<double>(s.block[i * ldo + first + c]));
+                            s.cost[i * m + c] = std::sqrt(static_cast<double>(block[c * ldb + i]));
                     d = emd_from_cost(s.cost.data(), x.size, m, a, &weights_[weight_offsets_[j]], s.workspace);
                 } else {
-                    d = transport(s, ns, first, tgt, nt, &mass_[kept_offsets_[j]], ldo);
+                    d = transport(s, x.size, ns, block, ldb, tgt, nt, &mass_[kept_offsets_[j]]);
                 }
                 out[j] = static_cast<Out>(d);
             }
@@ -143,32 +143,32 @@ public:
 private:
     static constexpr std::size_t kGroupPoints = 512;
 
-    // The simplex on the kept points: the input's (ns, in s.kept / s.mass)
-    // and document's (nt, tgt / target_mass, offsets from `first` in the
-    // block), the longer side as rows.
-    double transport(Scratch& s, std::size_t ns, std::size_t first, const std::size_t* tgt, std::size_t nt,
-                     const double* target_mass, std::size_t ldo) const {
+    // The simplex on the kept points: the input's (ns of its n, in s.kept /
+    // s.mass) and the document's (nt, tgt / target_mass; its squared
+    // distances are the rows of `block`), the longer side as rows.
+    double transport(Scratch& s, std::size_t n, std::size_t ns, const T* block, std::size_t ldb,
+                     const std::size_t* tgt, std::size_t nt, const double* target_mass) const {
         const std::size_t* src = s.kept.data();
-        const T* block = s.block.data();
         const bool transposed = ns < nt;
         auto fill = [&](double* c, std::size_t rows) {
             constexpr double kLargest = std::numeric_limits<double>::max();
             bool finite = true;  // false for an infinite or NaN cost
-            if (!transposed) {  // rows: the input's points
+            if (!transposed) {  // rows: the input's points; a column: one document word
                 for (std::size_t jj = 0; jj < nt; ++jj) {
-                    const T* column = block + first + tgt[jj];
+                    const T* from = block + tgt[jj] * ldb;
                     double* to = c + jj * rows;
-                    for (std::size_t ii = 0; ii < ns; ++ii) {
-                        to[ii] = std::sqrt(static_cast<double>(column[src[ii] * ldo]));
-                        finite &= to[ii] <= kLargest;
-                    }
+                    if (ns == n)  // every input point kept: a contiguous, vectorised pass
+                        for (std::size_t ii = 0; ii < ns; ++ii) to[ii] = std::sqrt(static_cast<double>(from[ii]));
+                    else
+                        for (std::size_t ii = 0; ii < ns; ++ii)
+                            to[ii] = std::sqrt(static_cast<double>(from[src[ii]]));
+                    for (std::size_t ii = 0; ii < ns; ++ii) finite &= to[ii] <= kLargest;
                 }
             } else {  // rows: the document's points
                 for (std::size_t ii = 0; ii < ns; ++ii) {
-                    const T* row = block + src[ii] * ldo + first;
                     double* to = c + ii * rows;
                     for (std::size_t jj = 0; jj < nt; ++jj) {
-                        to[jj] = std::sqrt(static_cast<double>(row[tgt[jj]]));
+                        to[jj] = std::sqrt(static_cast<double>(block[tgt[jj] * ldb + src[ii]]));
                         finite &= to[jj] <= kLargest;
                     }
                 }
@@ -180,10 +180,12 @@ private:
     }
 
     struct Group {
-        std::vector<std::size_t> offsets;  // document k of the group owns points offsets[k]..offsets[k+1]
-        detail::PackedPoints<T> packed;
+        std::vector<std::size_t> offsets;  // document k of the group owns words offsets[k]..offsets[k+1]
+        std::vector<T> points;             // the group's words, row-major
+        std::vector<T> norms;              // and their squared norms
     };
 
+    SimdLevel level_;
     std::size_t dim_ = 0, n_documents_ = 0;
     std::vector<Group> groups_;
     std::vector<double> weights_;             // every document's weights, concatenated
