@@ -270,6 +270,8 @@ private:
     static constexpr std::size_t kMinRowBlock = 8;
     static constexpr std::size_t kCandidates = 4;
     static constexpr int kWarmStartSweeps = 2;
+    static constexpr std::size_t kSelectionPasses = 8;
+    static constexpr std::size_t kSelectionBuckets = 256;
 
     template <class T>
     static void grow(std::vector<T>& v, std::size_t n) {
@@ -379,23 +381,35 @@ private:
             key[i] = shedding ? (member ? -k : inf) : (member ? inf : k);
         }
 
+        // Takes the rows of the next key value (and mass) in; true once the price is settled.
         double price = old;
-        for (double next = min_value(key, R); next != inf;) {
-            double mass;
-            const double after = take_equal(key, a, R, next, mass);
+        auto settle = [&](double next, double mass) {
             if (shedding) {
                 // Shed members, largest key first, while the rest carries b_j.
                 if (load - mass < target) {
                     price = -next;  // that row now ties between j and its next column
-                    break;
+                    return true;
                 }
                 load -= mass;
-            } else {
-                // Attract non-members, smallest key first, until b_j is covered.
-                load += mass;
-                price = next;
-                if (load >= target) break;
+                return false;
             }
+            // Attract non-members, smallest key first, until b_j is covered.
+            load += mass;
+            price = next;
+            return load >= target;
+        };
+        // One pass over the rows per key value is cheapest while few rows
+        // move; when many do (long documents against few columns) it would
+        // cost rows x moves, so the keys left are sorted once instead.
+        std::size_t passes = 0;
+        for (double next = min_value(key, R); next != inf;) {
+            if (++passes > kSelectionPasses) {
+                price = select_price(shedding, shedding ? load - target : target - load, price);
+                break;
+            }
+            double mass;
+            const double after = take_equal(key, a, R, next, mass);
+            if (settle(next, mass)) break;
             next = after;
         }
         col_potential_[j] = price;
@@ -450,6 +464,58 @@ private:
             }
             rescan_rows(count);
         }
+    }
+
+    // What the passes above would settle on, for the finite keys left in
+    // key_: the least key value v at which the supply of the keys <= v
+    // reaches `need` (exceeds it when shedding). The price is then v (-v when
+    // shedding); if no value gets there, the largest key when attracting,
+    // `unchanged` when shedding. Found in linear time without branching on
+    // the keys: supplies summed into buckets of equal key width, then only
+    // the bucket where the sum crosses is sorted. (A warm start needs no
+    // more than a good price: the simplex proves optimality on its own.)
+    double select_price(bool shedding, double need, double unchanged) {
+        const double inf = std::numeric_limits<double>::infinity();
+        auto& p = selection_;
+        p.resize(rows_);
+        std::size_t count = 0;
+        double low = inf, high = -inf;
+        for (std::size_t i = 0; i < rows_; ++i) {
+            const double k = key_[i];
+            p[count] = {k, supply_[i]};
+            count += k != inf;
+            low = k < low ? k : low;
+            high = k != inf && k > high ? k : high;
+        }
+        auto reached = [&](double mass) { return shedding ? mass > need : mass >= need; };
+        auto price_of = [&](double value) { return shedding ? -value : value; };
+        const double fallback = shedding ? unchanged : high;
+        if (count == 0) return fallback;
+        // Bucket of a key: monotone in the key, so equal keys share one and
+        // the buckets keep the keys' order.
+        const double scale = high > low ? static_cast<double>(kSelectionBuckets) / (high - low) : 0.0;
+        auto bucket_of = [&](double k) {
+            return std::min<std::size_t>(kSelectionBuckets - 1, static_cast<std::size_t>((k - low) * scale));
+        };
+        double mass[kSelectionBuckets] = {};
+        for (std::size_t k = 0; k < count; ++k) mass[bucket_of(p[k].first)] += p[k].second;
+        double below = 0;
+        std::size_t crossing = 0;
+        while (crossing < kSelectionBuckets && !reached(below + mass[crossing])) below += mass[crossing++];
+        if (crossing == kSelectionBuckets) return fallback;
+        std::size_t in_bucket = 0;
+        for (std::size_t k = 0; k < count; ++k) {
+            p[in_bucket] = p[k];
+            in_bucket += bucket_of(p[k].first) == crossing;
+        }
+        std::sort(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(in_bucket));
+        double value = p[0].first;
+        for (std::size_t k = 0; k < in_bucket;) {
+            value = p[k].first;
+            for (; k < in_bucket && p[k].first == value; ++k) below += p[k].second;
+            if (reached(below)) break;
+        }
+        return price_of(value);  // the bucket's last value if rounding kept the sum just short
     }
 
     static std::size_t vector_rows(std::size_t R) {
@@ -863,6 +929,7 @@ private:
     std::vector<int> rescan_, order_;
     std::vector<std::size_t> col_order_;
     std::vector<double> col_excess_;
+    std::vector<std::pair<double, double>> selection_;  // (key, supply)
     std::vector<std::uint32_t> bucket_of_;
     std::vector<unsigned char> col_open_;
 };

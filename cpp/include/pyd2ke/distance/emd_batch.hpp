@@ -109,27 +109,35 @@ public:
         const std::size_t ns = detail::keep_positive_weights(a, x.size, "source", s.kept, s.mass);
         s.input.assign(x.data, x.size, dim_, level_);
         const std::size_t ldb = s.input.padded_count();
+        // Distances for as many of a group's documents at a time as fit a
+        // block of kBlockBytes (at least one document): a long input would
+        // otherwise make the block outgrow the caches before it is read.
+        const std::size_t block_words = std::max<std::size_t>(1, kBlockBytes / (ldb * sizeof(T)));
         std::size_t j = 0;
         for (const Group& g : groups_) {
-            const std::size_t words = g.offsets.back();
-            s.block.resize(words * ldb);
-            s.input.squared_distances(g.points.data(), g.norms.data(), 0, words, s.block.data());
-            for (std::size_t k = 0; k + 1 < g.offsets.size(); ++k, ++j) {
-                const std::size_t first = g.offsets[k], m = g.offsets[k + 1] - first;
-                const T* block = s.block.data() + first * ldb;  // row c: document word c
-                const std::size_t* tgt = &kept_[kept_offsets_[j]];
-                const std::size_t nt = kept_offsets_[j + 1] - kept_offsets_[j];
-                double d;
-                if (ns == 1 || nt == 1) {  // closed forms: the general entry point
-                    s.cost.resize(x.size * m);
-                    for (std::size_t i = 0; i < x.size; ++i)
-                        for (std::size_t c = 0; c < m; ++c)
-                            s.cost[i * m + c] = std::sqrt(static_cast<double>(block[c * ldb + i]));
-                    d = emd_from_cost(s.cost.data(), x.size, m, a, &weights_[weight_offsets_[j]], s.workspace);
-                } else {
-                    d = transport(s, x.size, ns, block, ldb, tgt, nt, &mass_[kept_offsets_[j]]);
+            const std::size_t n_docs = g.offsets.size() - 1;
+            for (std::size_t k0 = 0, k1; k0 < n_docs; k0 = k1) {
+                const std::size_t base = g.offsets[k0];
+                for (k1 = k0 + 1; k1 < n_docs && g.offsets[k1 + 1] - base <= block_words;) ++k1;
+                s.block.resize((g.offsets[k1] - base) * ldb);
+                s.input.squared_distances(g.points.data(), g.norms.data(), base, g.offsets[k1], s.block.data());
+                for (std::size_t k = k0; k < k1; ++k, ++j) {
+                    const std::size_t first = g.offsets[k], m = g.offsets[k + 1] - first;
+                    const T* block = s.block.data() + (first - base) * ldb;  // row c: document word c
+                    const std::size_t* tgt = &kept_[kept_offsets_[j]];
+                    const std::size_t nt = kept_offsets_[j + 1] - kept_offsets_[j];
+                    double d;
+                    if (ns == 1 || nt == 1) {  // closed forms: the general entry point
+                        s.cost.resize(x.size * m);
+                        for (std::size_t i = 0; i < x.size; ++i)
+                            for (std::size_t c = 0; c < m; ++c)
+                                s.cost[i * m + c] = std::sqrt(static_cast<double>(block[c * ldb + i]));
+                        d = emd_from_cost(s.cost.data(), x.size, m, a, &weights_[weight_offsets_[j]], s.workspace);
+                    } else {
+                        d = transport(s, x.size, ns, block, ldb, tgt, nt, &mass_[kept_offsets_[j]]);
+                    }
+                    out[j] = static_cast<Out>(d);
                 }
-                out[j] = static_cast<Out>(d);
             }
         }
     }
@@ -142,6 +150,7 @@ public:
 
 private:
     static constexpr std::size_t kGroupPoints = 512;
+    static constexpr std::size_t kBlockBytes = std::size_t{1} << 18;
 
     // The simplex on the kept points: the input's (ns of its n, in s.kept /
     // s.mass) and the document's (nt, tgt / target_mass; its squared
