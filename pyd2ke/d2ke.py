@@ -253,12 +253,16 @@ class D2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         return min(1.0 / median, np.finfo(np.float64).max) if median > 0 else 1.0
 
     def _engine_for_transform(self):
-        engine = self.__dict__.get("_engine")
-        if engine is None:
+        # Built once per precision and distance parameters, which may change
+        # after fit (set_params(dtype=...) needs no refit).
+        dtype, params = check_dtype(self.dtype), self._metric_params()
+        key = (np.dtype(dtype).str, repr(sorted(params.items())))
+        cached = self.__dict__.get("_engine")
+        if cached is None or cached[0] != key:
             metric = get_metric(self._metric_name())
-            engine = metric.make_engine(self.random_objects_, self._metric_params(), check_dtype(self.dtype))
-            self._engine = engine
-        return engine
+            cached = (key, metric.make_engine(self.random_objects_, params, dtype))
+            self._engine = cached
+        return cached[1]
 
     def _distances(self, X):
         engine = self._engine_for_transform()

@@ -254,6 +254,19 @@ def test_clone_pickle_not_fitted_and_n_jobs(case):
     np.testing.assert_array_equal(pickle.loads(blob).transform(X), Z1)
 
 
+def test_dtype_changed_after_fit(case):
+    # set_params(dtype=...) takes effect without a refit: the distance engine
+    # is rebuilt at the new precision, not reused from the old one.
+    est, X = case
+    est.set_params(dtype=np.float64).fit(X)
+    Z64 = est.transform(X)
+    Z32 = est.set_params(dtype=np.float32).transform(X)
+    rebuilt = pickle.loads(pickle.dumps(est))  # pickles hold no engine: this one is built at float32
+    assert Z32.dtype == np.float32
+    np.testing.assert_array_equal(Z32, rebuilt.transform(X))
+    np.testing.assert_array_equal(est.set_params(dtype=np.float64).transform(X), Z64)
+
+
 def test_random_sets_on_the_unit_sphere():
     est = RandomSetEmbedding(500, min_size=2, max_size=4, random_state=0).fit(SETS)
     assert {len(w) for w in est.random_objects_} == {2, 3, 4}
