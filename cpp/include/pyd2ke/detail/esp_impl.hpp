@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -74,21 +75,72 @@ PYD2KE_ALWAYS_INLINE std::uint8_t esp_reduce_byte(std::uint8_t left, std::uint8_
     return static_cast<std::uint8_t>(2 * p + ((self & low) ? 1 : 0));
 }
 
-// One more reduction round, out of place: b[i] from a[i - 1] and a[i] (a[1] for i = 0).
+// The byte passes below run over whole 16-byte vectors (GCC/Clang vector
+// extensions): up to 15 positions past m are computed from whatever the
+// buffer holds there and ignored, instead of a scalar tail on every stretch
+// (most stretches are short). Buffers carry kEspPad bytes of slack.
+constexpr std::size_t kEspPad = 16;
+
+#if PYD2KE_HAS_VECTOR_EXTENSIONS
+typedef std::uint8_t EspBytes __attribute__((vector_size(16)));
+
+PYD2KE_ALWAYS_INLINE EspBytes esp_load_bytes(const std::uint8_t* p) {
+    EspBytes v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+// esp_reduce_byte on 16 lanes; a comparison yields 0 or all ones per lane.
+PYD2KE_ALWAYS_INLINE EspBytes esp_reduce_bytes(EspBytes left, EspBytes self) {
+    const EspBytes d = left ^ self;
+    const EspBytes low = d & (EspBytes{} - d);
+    const EspBytes one = EspBytes{} + 1;
+    const EspBytes p = (reinterpret_cast<EspBytes>((low & 0xAA) != 0) & one) |
+                       (reinterpret_cast<EspBytes>((low & 0xCC) != 0) & (one + one)) |
+                       (reinterpret_cast<EspBytes>((low & 0xF0) != 0) & (EspBytes{} + 4));
+    return p + p + (reinterpret_cast<EspBytes>((self & low) != 0) & one);
+}
+#endif
+
+// One more reduction round, out of place: b[i] from a[i - 1] and a[i] (a[1]
+// for i = 0). Writes b up to the next multiple of 16 past m.
 inline void esp_reduce_round(const std::uint8_t* PYD2KE_RESTRICT a, std::uint8_t* PYD2KE_RESTRICT b, std::size_t m) {
+    std::size_t i = 0;
+#if PYD2KE_HAS_VECTOR_EXTENSIONS
+    for (; i < m; i += 16) {
+        const EspBytes v = esp_reduce_bytes(esp_load_bytes(a + i - 1), esp_load_bytes(a + i));
+        std::memcpy(b + i, &v, sizeof v);
+    }
+#else
+    for (i = 1; i < m; ++i) b[i] = esp_reduce_byte(a[i - 1], a[i]);
+#endif
     b[0] = esp_reduce_byte(a[1], a[0]);
-    for (std::size_t i = 1; i < m; ++i) b[i] = esp_reduce_byte(a[i - 1], a[i]);
 }
 
 // Every v in a[0..m) becomes the least of {0, 1, 2} that neither neighbour
 // holds; two v's are never neighbours, so one out-of-place pass does it.
+// Needs a[-1] and a[m] outside {0, 1, 2}; writes b up to the next multiple
+// of 16 past m, and puts the sentinel back at b[m].
 inline void esp_replace_label(const std::uint8_t* PYD2KE_RESTRICT a, std::uint8_t* PYD2KE_RESTRICT b, std::size_t m,
                               std::uint8_t v) {
+#if PYD2KE_HAS_VECTOR_EXTENSIONS
+    const EspBytes zero = EspBytes{}, one = zero + 1, two = one + one;
+    for (std::size_t i = 0; i < m; i += 16) {
+        const EspBytes l = esp_load_bytes(a + i - 1), r = esp_load_bytes(a + i + 1), x = esp_load_bytes(a + i);
+        const EspBytes not0 = reinterpret_cast<EspBytes>((l != zero) & (r != zero));
+        const EspBytes not1 = reinterpret_cast<EspBytes>((l != one) & (r != one));
+        const EspBytes c = not0 ? zero : (not1 ? one : two);
+        const EspBytes y = reinterpret_cast<EspBytes>(x == v) ? c : x;
+        std::memcpy(b + i, &y, sizeof y);
+    }
+#else
     for (std::size_t i = 0; i < m; ++i) {
         const std::uint8_t l = a[i - 1], r = a[i + 1];
         const std::uint8_t c = (l != 0) & (r != 0) ? 0 : ((l != 1) & (r != 1) ? 1 : 2);
         b[i] = a[i] == v ? c : a[i];
     }
+#endif
+    b[m] = a[m];
 }
 
 // A non-repetitive stretch x[0..m), m >= kEspMinReducedLength: alphabet
@@ -97,10 +149,10 @@ inline void esp_replace_label(const std::uint8_t* PYD2KE_RESTRICT a, std::uint8_
 inline void esp_reduced_blocks(const std::uint64_t* x, std::size_t m, EspWorkspace& ws, std::vector<std::uint64_t>& out) {
     // Two buffers for the out-of-place passes. a[-1] and a[m] are sentinels
     // outside {0..5}, so the loops below need no bounds tests.
-    ws.reduced.resize(2 * (m + 2));
+    ws.reduced.resize(2 * (m + 2 + kEspPad));
     std::uint8_t* a = ws.reduced.data() + 1;
-    std::uint8_t* b = a + m + 2;
-    a[-1] = a[m] = b[-1] = b[m] = 7;
+    std::uint8_t* b = a + m + 2 + kEspPad;
+    a[-1] = b[-1] = 7;
     // Round 1 takes the 64-bit labels below 128; later rounds work in bytes.
     a[0] = esp_reduce(x[1], x[0]);
     for (std::size_t i = 1; i < m; ++i) a[i] = esp_reduce(x[i - 1], x[i]);
@@ -108,6 +160,7 @@ inline void esp_reduced_blocks(const std::uint64_t* x, std::size_t m, EspWorkspa
         esp_reduce_round(a, b, m);
         std::swap(a, b);
     }
+    a[m] = 7;  // the rounds ran past m
     // 3, then 4, then 5 become the least of {0, 1, 2} not next to them.
     for (std::uint8_t v = 3; v <= 5; ++v) {
         esp_replace_label(a, b, m, v);
