@@ -400,7 +400,7 @@ private:
         };
         // One pass over the rows per key value is cheapest while few rows
         // move; when many do (long documents against few columns) it would
-        // cost rows x moves, so the keys left are sorted once instead.
+        // cost rows x moves, so select_price settles the rest in one go.
         std::size_t passes = 0;
         for (double next = min_value(key, R); next != inf;) {
             if (++passes > kSelectionPasses) {

@@ -2,9 +2,9 @@
 // Earth Mover's distances of one weighted point set (a document: word
 // vectors and their weights) to a fixed collection of weighted point sets
 // (D2KE's random documents), with Euclidean ground cost. The ground costs
-// come from blocked squared distances against all points of a group of
-// random documents at once; each document pair is then one exact
-// transportation problem (emd_from_cost).
+// come from register-tiled squared distances between the input's words and
+// the words of a few random documents at a time; each document pair is then
+// one exact transportation problem (the simplex of emd.hpp).
 
 #include <algorithm>
 #include <cmath>
@@ -59,35 +59,27 @@ public:
         if (documents.empty()) throw std::invalid_argument("EmdBatch: no documents");
         dim_ = documents[0].dim;
         if (dim_ == 0) throw std::invalid_argument("EmdBatch: points must have at least one coordinate");
-        // Documents are grouped so that one group's points fill a distance
-        // block of moderate height (the block for a long input stays in cache).
         std::vector<std::size_t> kept;
         std::vector<double> mass;
-        Group group;
         for (const PointSetView<T>& d : documents) {
             if (d.size == 0) throw std::invalid_argument("EmdBatch: documents must not be empty");
             if (d.dim != dim_) throw std::invalid_argument("EmdBatch: documents have different dimensions");
-            if (!group.offsets.empty() && group.offsets.back() + d.size > kGroupPoints) {
-                groups_.push_back(std::move(group));
-                group = Group();
+            const std::size_t first = word_offsets_.back();
+            points_.insert(points_.end(), d.data, d.data + d.size * dim_);
+            for (std::size_t i = 0; i < d.size; ++i) {
+                norms_.push_back(detail::squared_norm(d.point(i), dim_));
+                weights_.push_back(d.weights ? d.weights[i] : 1.0);
             }
-            if (group.offsets.empty()) group.offsets.push_back(0);
-            group.points.insert(group.points.end(), d.data, d.data + d.size * dim_);
-            for (std::size_t i = 0; i < d.size; ++i) group.norms.push_back(detail::squared_norm(d.point(i), dim_));
-            group.offsets.push_back(group.offsets.back() + d.size);
-            for (std::size_t i = 0; i < d.size; ++i) weights_.push_back(d.weights ? d.weights[i] : 1.0);
-            weight_offsets_.push_back(weights_.size() - d.size);
-            const std::size_t n_kept = detail::keep_positive_weights(&weights_[weight_offsets_.back()], d.size,
-                                                                     "target", kept, mass);
+            word_offsets_.push_back(first + d.size);
+            const std::size_t n_kept =
+                detail::keep_positive_weights(&weights_[first], d.size, "target", kept, mass);
             kept_.insert(kept_.end(), kept.begin(), kept.begin() + n_kept);
             mass_.insert(mass_.end(), mass.begin(), mass.begin() + n_kept);
             kept_offsets_.push_back(kept_.size());
-            ++n_documents_;
         }
-        groups_.push_back(std::move(group));
     }
 
-    std::size_t size() const { return n_documents_; }
+    std::size_t size() const { return word_offsets_.size() - 1; }
     std::size_t dim() const { return dim_; }
 
     // out[j] = EMD(x, document j) for j < size().
@@ -109,35 +101,32 @@ public:
         const std::size_t ns = detail::keep_positive_weights(a, x.size, "source", s.kept, s.mass);
         s.input.assign(x.data, x.size, dim_, level_);
         const std::size_t ldb = s.input.padded_count();
-        // Distances for as many of a group's documents at a time as fit a
-        // block of kBlockBytes (at least one document): a long input would
-        // otherwise make the block outgrow the caches before it is read.
+        // Distances for as many documents at a time as fit a block of
+        // kBlockBytes (at least one document), so that the block is still in
+        // cache when the simplex reads it, however long the input.
         const std::size_t block_words = std::max<std::size_t>(1, kBlockBytes / (ldb * sizeof(T)));
-        std::size_t j = 0;
-        for (const Group& g : groups_) {
-            const std::size_t n_docs = g.offsets.size() - 1;
-            for (std::size_t k0 = 0, k1; k0 < n_docs; k0 = k1) {
-                const std::size_t base = g.offsets[k0];
-                for (k1 = k0 + 1; k1 < n_docs && g.offsets[k1 + 1] - base <= block_words;) ++k1;
-                s.block.resize((g.offsets[k1] - base) * ldb);
-                s.input.squared_distances(g.points.data(), g.norms.data(), base, g.offsets[k1], s.block.data());
-                for (std::size_t k = k0; k < k1; ++k, ++j) {
-                    const std::size_t first = g.offsets[k], m = g.offsets[k + 1] - first;
-                    const T* block = s.block.data() + (first - base) * ldb;  // row c: document word c
-                    const std::size_t* tgt = &kept_[kept_offsets_[j]];
-                    const std::size_t nt = kept_offsets_[j + 1] - kept_offsets_[j];
-                    double d;
-                    if (ns == 1 || nt == 1) {  // closed forms: the general entry point
-                        s.cost.resize(x.size * m);
-                        for (std::size_t i = 0; i < x.size; ++i)
-                            for (std::size_t c = 0; c < m; ++c)
-                                s.cost[i * m + c] = std::sqrt(static_cast<double>(block[c * ldb + i]));
-                        d = emd_from_cost(s.cost.data(), x.size, m, a, &weights_[weight_offsets_[j]], s.workspace);
-                    } else {
-                        d = transport(s, x.size, ns, block, ldb, tgt, nt, &mass_[kept_offsets_[j]]);
-                    }
-                    out[j] = static_cast<Out>(d);
+        const std::size_t n_docs = size();
+        for (std::size_t j0 = 0, j1; j0 < n_docs; j0 = j1) {
+            const std::size_t base = word_offsets_[j0];
+            for (j1 = j0 + 1; j1 < n_docs && word_offsets_[j1 + 1] - base <= block_words;) ++j1;
+            s.block.resize((word_offsets_[j1] - base) * ldb);
+            s.input.squared_distances(points_.data(), norms_.data(), base, word_offsets_[j1], s.block.data());
+            for (std::size_t j = j0; j < j1; ++j) {
+                const std::size_t first = word_offsets_[j], m = word_offsets_[j + 1] - first;
+                const T* block = s.block.data() + (first - base) * ldb;  // row c: document word c
+                const std::size_t* tgt = &kept_[kept_offsets_[j]];
+                const std::size_t nt = kept_offsets_[j + 1] - kept_offsets_[j];
+                double d;
+                if (ns == 1 || nt == 1) {  // closed forms: the general entry point
+                    s.cost.resize(x.size * m);
+                    for (std::size_t i = 0; i < x.size; ++i)
+                        for (std::size_t c = 0; c < m; ++c)
+                            s.cost[i * m + c] = std::sqrt(static_cast<double>(block[c * ldb + i]));
+                    d = emd_from_cost(s.cost.data(), x.size, m, a, &weights_[first], s.workspace);
+                } else {
+                    d = transport(s, x.size, ns, block, ldb, tgt, nt, &mass_[kept_offsets_[j]]);
                 }
+                out[j] = static_cast<Out>(d);
             }
         }
     }
@@ -149,7 +138,6 @@ public:
     }
 
 private:
-    static constexpr std::size_t kGroupPoints = 512;
     static constexpr std::size_t kBlockBytes = std::size_t{1} << 18;
 
     // The simplex on the kept points: the input's (ns of its n, in s.kept /
@@ -188,17 +176,12 @@ private:
                           : s.workspace.solve_prepared(ns, nt, s.mass.data(), target_mass, fill);
     }
 
-    struct Group {
-        std::vector<std::size_t> offsets;  // document k of the group owns words offsets[k]..offsets[k+1]
-        std::vector<T> points;             // the group's words, row-major
-        std::vector<T> norms;              // and their squared norms
-    };
-
     SimdLevel level_;
-    std::size_t dim_ = 0, n_documents_ = 0;
-    std::vector<Group> groups_;
-    std::vector<double> weights_;             // every document's weights, concatenated
-    std::vector<std::size_t> weight_offsets_;  // document j's first weight
+    std::size_t dim_ = 0;
+    std::vector<T> points_;                      // every document's words, row-major
+    std::vector<T> norms_;                       // and their squared norms
+    std::vector<std::size_t> word_offsets_{0};  // document j owns words word_offsets_[j] .. [j + 1]
+    std::vector<double> weights_;                // one per word
     // Document j's points of positive weight (indices into the document) and
     // their normalised weights: kept_[kept_offsets_[j] .. kept_offsets_[j+1]).
     std::vector<std::size_t> kept_, kept_offsets_{0};
