@@ -172,6 +172,18 @@ def effective_n_threads(n_jobs, name="n_jobs"):
     return int(min(n_jobs, 4 * max(available, os.cpu_count() or 1)))
 
 
+def _real_array(a, label, why_real):
+    """a as an array of real numbers (or booleans); TypeError naming label otherwise."""
+    if isinstance(a, (str, bytes)):
+        raise TypeError(f"{label} is {type(a).__name__}, expected a numeric array")
+    a = np.asarray(a)
+    if a.dtype == object or not (np.issubdtype(a.dtype, np.number) or a.dtype == bool):
+        raise TypeError(f"{label} has dtype {a.dtype}, expected a numeric array")
+    if np.issubdtype(a.dtype, np.complexfloating):
+        raise TypeError(f"{label} is complex; {why_real}")
+    return a
+
+
 def check_series(X, name="X", dtype=np.float64):
     """A non-empty list of time series, each shaped (length,) or (length, channels).
 
@@ -206,13 +218,7 @@ def check_series(X, name="X", dtype=np.float64):
     series = []
     channels = None
     for i, s in enumerate(X):
-        if isinstance(s, (str, bytes)):
-            raise TypeError(f"{name}[{i}] is {type(s).__name__}, expected a numeric array")
-        a = np.asarray(s)
-        if a.dtype == object or not (np.issubdtype(a.dtype, np.number) or a.dtype == bool):
-            raise TypeError(f"{name}[{i}] has dtype {a.dtype}, expected a numeric array")
-        if np.issubdtype(a.dtype, np.complexfloating):
-            raise TypeError(f"{name}[{i}] is complex; DTW needs real values")
+        a = _real_array(s, f"{name}[{i}]", "DTW needs real values")
         if a.ndim == 1:
             a = a[:, None]
         elif a.ndim != 2:
@@ -283,13 +289,7 @@ def _as_list(X, name, what):
 
 def _points(a, label, dim):
     """One item's points as a 2-D real array; dim is the first item's dimension."""
-    if isinstance(a, (str, bytes)):
-        raise TypeError(f"{label} is {type(a).__name__}, expected a numeric array")
-    a = np.asarray(a)
-    if a.dtype == object or not (np.issubdtype(a.dtype, np.number) or a.dtype == bool):
-        raise TypeError(f"{label} has dtype {a.dtype}, expected a numeric array")
-    if np.issubdtype(a.dtype, np.complexfloating):
-        raise TypeError(f"{label} is complex; distances need real coordinates")
+    a = _real_array(a, label, "distances need real coordinates")
     if a.ndim == 1:
         a = a[:, None]
     if a.ndim != 2:
