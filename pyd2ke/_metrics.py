@@ -31,6 +31,10 @@ class Metric:
     # flavour_error(name, got, expected) -> exception for input whose flavour
     # differs from the fit data's (or, in pairwise_distances, from X's).
     flavour_error: Callable
+    # True when distances and features cannot overflow whatever the input
+    # (edit distances are whole numbers no larger than the longer string), so
+    # callers may skip the pass over the output that looks for inf and NaN.
+    always_finite: bool = False
 
 
 def _check_strings(X, name, dtype):
@@ -183,7 +187,9 @@ def callable_metric(function):
 
 
 METRICS = {
-    "levenshtein": Metric("levenshtein", _check_strings, _levenshtein_engine, (), _string_flavour_error),
+    "levenshtein": Metric(
+        "levenshtein", _check_strings, _levenshtein_engine, (), _string_flavour_error, always_finite=True
+    ),
     "dtw": Metric("dtw", _check_series, _DtwEngine, ("window",), _series_flavour_error),
     "hausdorff": Metric(
         "hausdorff", _check_sets, lambda s, p, dt: _SetEngine(s, "hausdorff", dt), (), _dimension_flavour_error

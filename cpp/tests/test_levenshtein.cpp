@@ -112,8 +112,18 @@ void test_features_and_threads() {
         for (std::size_t j = 0; j < r; ++j) {
             const double d = static_cast<double>(pyd2ke::levenshtein_reference(texts[i], patterns[j]));
             CHECK(dist[i * r + j] == d);
-            CHECK(std::abs(one[i * r + j] - std::exp(-0.3 * d) / 10.0) < 1e-15);
+            // The same expression as distances_to_features: bit-identical.
+            CHECK(one[i * r + j] == std::exp(-0.3 * d) * (1.0 / std::sqrt(static_cast<double>(r))));
         }
+    // Distances past the feature table's 2^20 entries are computed directly.
+    const std::u32string long_text((std::size_t{1} << 20) + 5, U'A');
+    std::vector<double> long_row(r);
+    pyd2ke::d2ke_features(batch, std::vector<pyd2ke::TextView>{long_text}, 1e-6, pyd2ke::D2KEKernel::soft,
+                          long_row.data(), 1);
+    for (std::size_t j = 0; j < r; ++j) {
+        const double d = static_cast<double>(pyd2ke::levenshtein(long_text, patterns[j]));
+        CHECK(long_row[j] == std::exp(-1e-6 * d) * (1.0 / std::sqrt(static_cast<double>(r))));
+    }
     std::vector<float> direct(texts.size() * r);
     pyd2ke::d2ke_features(batch, tv, 1.0, pyd2ke::D2KEKernel::direct, direct.data(), 2);
     CHECK(direct[5] == static_cast<float>(dist[5] / 10.0));

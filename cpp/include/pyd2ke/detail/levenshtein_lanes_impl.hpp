@@ -36,7 +36,7 @@ constexpr std::size_t kMaxGroupBytes = 256;
 using LanesKernel = void (*)(const unsigned char* peq, const unsigned char* masks, const std::uint32_t* ids,
                              std::size_t n, std::uint32_t* dist);
 
-// Bit count without the popcnt instruction (SSE2-only CPUs, other compilers).
+// Bit count without the popcnt instruction (the portable kernel).
 inline unsigned popcount_portable(std::uint64_t x) {
     x = x - ((x >> 1) & 0x5555555555555555ull);
     x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
@@ -44,21 +44,15 @@ inline unsigned popcount_portable(std::uint64_t x) {
     return static_cast<unsigned>((x * 0x0101010101010101ull) >> 56);
 }
 
-template <class Lane, std::size_t GroupBytes, bool HardwarePopcount>
-PYD2KE_ALWAYS_INLINE void lane_distances(const Lane* pv, const Lane* mv, const unsigned char* masks, std::size_t n,
-                                         std::uint32_t* dist) {
+template <class Lane, std::size_t GroupBytes>
+inline void lane_distances(const Lane* pv, const Lane* mv, const unsigned char* masks, std::size_t n,
+                           std::uint32_t* dist) {
     constexpr std::size_t lanes = GroupBytes / sizeof(Lane);
     Lane mask[lanes];
     std::memcpy(mask, masks, GroupBytes);
     for (std::size_t l = 0; l < lanes; ++l) {
         const std::uint64_t p = static_cast<std::uint64_t>(pv[l] & mask[l]);
         const std::uint64_t m = static_cast<std::uint64_t>(mv[l] & mask[l]);
-#if defined(__GNUC__) || defined(__clang__)
-        if (HardwarePopcount) {
-            dist[l] = static_cast<std::uint32_t>(n + __builtin_popcountll(p) - __builtin_popcountll(m));
-            continue;
-        }
-#endif
         dist[l] = static_cast<std::uint32_t>(n + popcount_portable(p) - popcount_portable(m));
     }
 }
@@ -87,15 +81,34 @@ inline void myers_lanes_portable(const unsigned char* peq, const unsigned char* 
             mv[l] = static_cast<Lane>(hp & d0);
         }
     }
-    lane_distances<Lane, group_bytes, false>(pv, mv, masks, n, dist);
+    lane_distances<Lane, group_bytes>(pv, mv, masks, n, dist);
 }
 
 #if PYD2KE_X86_DISPATCH
+// Replaces every lane of a vector by its number of set bits (at most 64, so
+// it fits the lane's low byte): bit counts of pairs, nibbles, then bytes,
+// then the bytes of a lane added into its low byte. In-out reference: a
+// vector passed by value would change the ABI with the target.
+template <class V, class Lane>
+PYD2KE_ALWAYS_INLINE void lane_popcount(V& x) {
+    const auto splat = [](unsigned char byte) {
+        std::uint64_t pattern = 0x0101010101010101ull * byte;
+        Lane lane;
+        std::memcpy(&lane, &pattern, sizeof(Lane));
+        return lane;
+    };
+    x = x - ((x >> 1) & splat(0x55));
+    x = (x & splat(0x33)) + ((x >> 2) & splat(0x33));
+    x = (x + (x >> 4)) & splat(0x0f);
+    for (std::size_t shift = 8; shift < 8 * sizeof(Lane); shift *= 2) x = x + (x >> shift);
+    x &= static_cast<Lane>(0xff);
+}
+
 // One lane group as kRegistersPerGroup registers of the ISA's native width
 // (one vector type wider than the ISA's would make GCC spill it to the
 // stack). Always inlined into the per-ISA entry points below, so that each
 // copy is compiled with that entry point's instruction set.
-template <class Lane, std::size_t VecBytes, bool HardwarePopcount>
+template <class Lane, std::size_t VecBytes>
 PYD2KE_ALWAYS_INLINE void myers_lanes_vector(const unsigned char* peq, const unsigned char* masks,
                                              const std::uint32_t* ids, std::size_t n, std::uint32_t* dist) {
     typedef Lane V __attribute__((vector_size(VecBytes)));
@@ -125,34 +138,45 @@ PYD2KE_ALWAYS_INLINE void myers_lanes_vector(const unsigned char* peq, const uns
             mv[k] = d0 & ~not_hp;
         }
     }
-    alignas(64) Lane pv_lanes[group_bytes / sizeof(Lane)];
-    alignas(64) Lane mv_lanes[group_bytes / sizeof(Lane)];
+    // The distances, n + popcount(Pv) - popcount(Mv) over each pattern's
+    // bits, counted in the vectors: a scalar loop over up to 256 lanes
+    // would cost more than the whole Myers pass over a short text.
+    constexpr std::size_t lanes_per_register = VecBytes / sizeof(Lane);
+    alignas(64) Lane plus[group_bytes / sizeof(Lane)];
+    alignas(64) Lane minus[group_bytes / sizeof(Lane)];
     for (std::size_t k = 0; k < k_regs; ++k) {
-        std::memcpy(reinterpret_cast<unsigned char*>(pv_lanes) + k * VecBytes, &pv[k], VecBytes);
-        std::memcpy(reinterpret_cast<unsigned char*>(mv_lanes) + k * VecBytes, &mv[k], VecBytes);
+        V mask;
+        std::memcpy(&mask, masks + k * VecBytes, VecBytes);
+        V p = pv[k] & mask, m = mv[k] & mask;
+        lane_popcount<V, Lane>(p);
+        lane_popcount<V, Lane>(m);
+        std::memcpy(plus + k * lanes_per_register, &p, VecBytes);
+        std::memcpy(minus + k * lanes_per_register, &m, VecBytes);
     }
-    lane_distances<Lane, group_bytes, HardwarePopcount>(pv_lanes, mv_lanes, masks, n, dist);
+    const auto base = static_cast<std::uint32_t>(n);
+    for (std::size_t l = 0; l < group_bytes / sizeof(Lane); ++l)
+        dist[l] = base + static_cast<std::uint32_t>(plus[l]) - static_cast<std::uint32_t>(minus[l]);
 }
 
-#define PYD2KE_DEFINE_LANE_KERNEL(name, lane, target_attribute, vec_bytes, hardware_popcount)          \
+#define PYD2KE_DEFINE_LANE_KERNEL(name, lane, target_attribute, vec_bytes)                                \
     target_attribute inline void name(const unsigned char* peq, const unsigned char* masks,            \
                                       const std::uint32_t* ids, std::size_t n, std::uint32_t* dist) { \
-        myers_lanes_vector<lane, vec_bytes, hardware_popcount>(peq, masks, ids, n, dist);             \
+        myers_lanes_vector<lane, vec_bytes>(peq, masks, ids, n, dist);                                \
     }
-#define PYD2KE_DEFINE_LANE_KERNELS(target_attribute, vec_bytes, hardware_popcount)                       \
-    PYD2KE_DEFINE_LANE_KERNEL(lanes_u8, std::uint8_t, target_attribute, vec_bytes, hardware_popcount)   \
-    PYD2KE_DEFINE_LANE_KERNEL(lanes_u16, std::uint16_t, target_attribute, vec_bytes, hardware_popcount) \
-    PYD2KE_DEFINE_LANE_KERNEL(lanes_u32, std::uint32_t, target_attribute, vec_bytes, hardware_popcount) \
-    PYD2KE_DEFINE_LANE_KERNEL(lanes_u64, std::uint64_t, target_attribute, vec_bytes, hardware_popcount)
+#define PYD2KE_DEFINE_LANE_KERNELS(target_attribute, vec_bytes)                       \
+    PYD2KE_DEFINE_LANE_KERNEL(lanes_u8, std::uint8_t, target_attribute, vec_bytes)   \
+    PYD2KE_DEFINE_LANE_KERNEL(lanes_u16, std::uint16_t, target_attribute, vec_bytes) \
+    PYD2KE_DEFINE_LANE_KERNEL(lanes_u32, std::uint32_t, target_attribute, vec_bytes) \
+    PYD2KE_DEFINE_LANE_KERNEL(lanes_u64, std::uint64_t, target_attribute, vec_bytes)
 
 namespace simd_sse2 {
-PYD2KE_DEFINE_LANE_KERNELS(PYD2KE_TARGET("sse2"), 16, false)
+PYD2KE_DEFINE_LANE_KERNELS(PYD2KE_TARGET("sse2"), 16)
 }
 namespace simd_avx2 {
-PYD2KE_DEFINE_LANE_KERNELS(PYD2KE_TARGET("avx2,popcnt"), 32, true)
+PYD2KE_DEFINE_LANE_KERNELS(PYD2KE_TARGET("avx2"), 32)
 }
 namespace simd_avx512 {
-PYD2KE_DEFINE_LANE_KERNELS(PYD2KE_TARGET("avx512f,avx512bw,popcnt"), 64, true)
+PYD2KE_DEFINE_LANE_KERNELS(PYD2KE_TARGET("avx512f,avx512bw"), 64)
 }
 #undef PYD2KE_DEFINE_LANE_KERNELS
 #undef PYD2KE_DEFINE_LANE_KERNEL

@@ -9,10 +9,13 @@
 //   typename Batch::Scratch               per-thread scratch memory
 //   batch.distances(object, out_row, scratch)
 //   Batch::integer_distances            (optional) true when every distance
-//                                        is a whole number, as Levenshtein's
+//                                        is a whole number, as Levenshtein's;
+//                                        distances() then also writes uint32
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -42,33 +45,41 @@ struct has_integer_distances : std::false_type {};
 template <class Batch>
 struct has_integer_distances<Batch, std::enable_if_t<Batch::integer_distances>> : std::true_type {};
 
-// exp(-gamma d) / sqrt(R) for integer distances, each computed once per
-// thread: the distances of one row cluster around the text length, so a
-// row of R features needs only a few exp calls. Values are the same as
-// distances_to_features' whatever the thread, so outputs stay bit-identical.
-class SoftFeatureTable {
+// Features from whole-number distances (the batch writes them as uint32):
+// exp(-gamma d) / sqrt(R) from a table filled once per thread, since the
+// distances of a row cluster around the text length and a row of R
+// features needs only a few exp calls. The table holds the values
+// distances_to_features computes, so outputs are bit-identical to it
+// whatever the thread.
+class IntegerFeatureMap {
 public:
-    SoftFeatureTable(double gamma, std::size_t n_random)
-        : gamma_(gamma), scale_(1.0 / std::sqrt(static_cast<double>(n_random))) {}
+    IntegerFeatureMap(double gamma, std::size_t n_random, D2KEKernel kernel)
+        : gamma_(gamma), scale_(1.0 / std::sqrt(static_cast<double>(n_random))), kernel_(kernel) {}
 
     template <class T>
-    void apply(T* row, std::size_t n_random) {
-        for (std::size_t j = 0; j < n_random; ++j) {
-            const std::size_t d = static_cast<std::size_t>(row[j]);
-            if (d >= kMaxEntries) {
-                row[j] = static_cast<T>(std::exp(-gamma_ * static_cast<double>(d)) * scale_);
-                continue;
-            }
-            if (d >= value_.size()) value_.resize(d + 1, -1.0);
-            if (value_[d] < 0) value_[d] = std::exp(-gamma_ * static_cast<double>(d)) * scale_;
-            row[j] = static_cast<T>(value_[d]);
+    void apply(const std::uint32_t* distance, T* row, std::size_t n_random) {
+        if (kernel_ == D2KEKernel::direct) {
+            for (std::size_t j = 0; j < n_random; ++j) row[j] = static_cast<T>(distance[j] * scale_);
+            return;
         }
+        std::uint32_t largest = 0;
+        for (std::size_t j = 0; j < n_random; ++j) largest = std::max(largest, distance[j]);
+        if (largest >= kMaxEntries) {
+            for (std::size_t j = 0; j < n_random; ++j) row[j] = static_cast<T>(soft(distance[j]));
+            return;
+        }
+        while (value_.size() <= largest) value_.push_back(soft(static_cast<std::uint32_t>(value_.size())));
+        const double* value = value_.data();
+        for (std::size_t j = 0; j < n_random; ++j) row[j] = static_cast<T>(value[distance[j]]);
     }
 
 private:
-    static constexpr std::size_t kMaxEntries = std::size_t{1} << 20;
+    static constexpr std::uint32_t kMaxEntries = std::uint32_t{1} << 20;
+    double soft(std::uint32_t d) const { return std::exp(-gamma_ * static_cast<double>(d)) * scale_; }
+
     double gamma_, scale_;
-    std::vector<double> value_;  // -1: not computed yet
+    D2KEKernel kernel_;
+    std::vector<double> value_;  // value_[d] = soft(d)
 };
 
 }  // namespace detail
@@ -92,14 +103,18 @@ void d2ke_features(const Batch& batch, const std::vector<Object>& objects, doubl
     const std::size_t r = batch.size();
     parallel_for_blocks(objects.size(), n_threads, 16, [&](std::size_t begin, std::size_t end) {
         typename Batch::Scratch scratch;
-        detail::SoftFeatureTable table(gamma, r);
-        for (std::size_t i = begin; i < end; ++i) {
-            T* row = out + i * r;
-            batch.distances(objects[i], row, scratch);
-            if (detail::has_integer_distances<Batch>::value && kernel == D2KEKernel::soft)
-                table.apply(row, r);
-            else
-                distances_to_features(row, r, gamma, kernel);
+        if constexpr (detail::has_integer_distances<Batch>::value) {
+            detail::IntegerFeatureMap map(gamma, r, kernel);
+            std::vector<std::uint32_t> distance(r);
+            for (std::size_t i = begin; i < end; ++i) {
+                batch.distances(objects[i], distance.data(), scratch);
+                map.apply(distance.data(), out + i * r, r);
+            }
+        } else {
+            for (std::size_t i = begin; i < end; ++i) {
+                batch.distances(objects[i], out + i * r, scratch);
+                distances_to_features(out + i * r, r, gamma, kernel);
+            }
         }
     });
 }
