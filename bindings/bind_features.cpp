@@ -16,8 +16,9 @@ namespace py = pybind11;
 namespace {
 
 // groups: (n_groups, 4) int64 rows of (degree, count, first_column, first_feature).
+// Returns whether every feature is finite.
 template <class T>
-void maclaurin_into(py::array_t<T, py::array::c_style> P, py::array_t<std::int64_t, py::array::c_style> groups,
+bool maclaurin_into(py::array_t<T, py::array::c_style> P, py::array_t<std::int64_t, py::array::c_style> groups,
                     py::array_t<T, py::array::c_style> scale, py::array_t<T, py::array::c_style> out, int n_threads) {
     if (P.ndim() != 2 || out.ndim() != 2 || P.shape(0) != out.shape(0))
         throw py::value_error("P and out must be 2-D with the same number of rows");
@@ -38,7 +39,7 @@ void maclaurin_into(py::array_t<T, py::array::c_style> P, py::array_t<std::int64
     const std::size_t rows = static_cast<std::size_t>(P.shape(0)), p_columns = static_cast<std::size_t>(P.shape(1)),
                       n_features = static_cast<std::size_t>(out.shape(1));
     pyd2ke_bindings::InterruptibleRelease release;
-    pyd2ke::maclaurin_products(p, rows, p_columns, g, s, z, n_features, n_threads);
+    return pyd2ke::maclaurin_products(p, rows, p_columns, g, s, z, n_features, n_threads);
 }
 
 }  // namespace

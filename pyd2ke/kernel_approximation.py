@@ -324,19 +324,21 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
                 else:
                     matmul_rows(np.asarray(block, dtype=dtype), W, out=P)
                 target = Z_buffer[: stop - start] if exact else out[start:stop]
-                _core.maclaurin_into(P, self._groups, scale, target, 1)
+                if not _core.maclaurin_into(P, self._groups, scale, target, 1):  # it checks each row in cache
+                    check_finite_output(target, "X", start)
                 if exact:
                     out[start:stop, exact:] = target
                     out[start:stop, 0] = math.sqrt(self.coefficient(0))
                     dense = block.toarray() if sp.issparse(block) else block
                     out[start:stop, 1:exact] = math.sqrt(self.coefficient(1)) * dense
+                    check_finite_output(out[start:stop, :exact], "X", start)
 
         # n_jobs threads in all: each runs single-threaded BLAS and products on
         # its own chunks (both release the GIL), so BLAS and OpenMP threads
         # never fight over the same cores.
         with threadpool_limits(limits=1, user_api="blas"):
             run_blocks(work, range(n_workers), n_workers)
-        return check_finite_output(out)
+        return out
 
     @property
     def _n_features_out(self):

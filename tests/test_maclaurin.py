@@ -151,3 +151,16 @@ def test_vovk_infinite_domain():
         rm.transform(Y)
     with pytest.raises(ValueError, match="needs \\|\\|x\\|\\| < 1"):
         RandomMaclaurin(8, kernel="vovk_inf").fit(unit_sphere(5, 3))
+
+
+@pytest.mark.parametrize("h01", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_overflow_is_an_error_naming_the_row(h01, dtype):
+    # The products are checked row by row inside the compiled loop (no pass
+    # over the output afterwards); a row that overflows must still be named.
+    X = np.full((300, 4), 1e-3)
+    X[217] = 1e200 if dtype == np.float64 else 1e30
+    rm = RandomMaclaurin(64, degree=3, h01=h01, random_state=0, dtype=dtype).fit(X[:10])
+    with pytest.raises(ValueError, match=r"X\[217\]"):
+        rm.transform(X)
+    assert np.isfinite(rm.transform(X[:200])).all()

@@ -7,10 +7,12 @@
 // degree n owns the columns start + j * count + k (j < n, k < count), so the
 // innermost loop runs over k through contiguous memory and vectorises.
 
+#include <atomic>
 #include <cstddef>
 #include <stdexcept>
 #include <vector>
 
+#include "../core/finite.hpp"
 #include "../core/parallel.hpp"
 
 namespace pyd2ke {
@@ -23,14 +25,18 @@ struct MaclaurinGroup {
 };
 
 // Z (rows x n_features, row-major) from P (rows x p_columns, row-major).
+// Returns false if a feature overflowed to infinity (or is NaN): each row is
+// checked while it is still in cache, so callers need no second pass over Z.
 template <class T>
-void maclaurin_products(const T* P, std::size_t rows, std::size_t p_columns, const std::vector<MaclaurinGroup>& groups,
+bool maclaurin_products(const T* P, std::size_t rows, std::size_t p_columns, const std::vector<MaclaurinGroup>& groups,
                         const T* scale, T* Z, std::size_t n_features, int n_threads) {
     for (const MaclaurinGroup& g : groups) {
         if (g.first_column + g.degree * g.count > p_columns || g.first_feature + g.count > n_features)
             throw std::invalid_argument("maclaurin_products: a degree group does not fit the matrices");
     }
+    std::atomic<bool> finite{true};
     parallel_for_blocks(rows, n_threads, 64, [&](std::size_t begin, std::size_t end) {
+        bool block_finite = true;
         for (std::size_t i = begin; i < end; ++i) {
             const T* p = P + i * p_columns;
             T* z = Z + i * n_features;
@@ -43,8 +49,11 @@ void maclaurin_products(const T* P, std::size_t rows, std::size_t p_columns, con
                     for (std::size_t k = 0; k < g.count; ++k) out[k] *= column[k];
                 }
             }
+            block_finite &= all_finite(z, n_features);
         }
+        if (!block_finite) finite.store(false, std::memory_order_relaxed);
     });
+    return finite.load();
 }
 
 }  // namespace pyd2ke
