@@ -54,7 +54,8 @@ inline bool sqdist_rows_portable(const T* a, std::size_t lda, std::size_t rows, 
                 for (std::size_t l = 0; l < w; ++l) dot[l] += a[r * lda + k] * panel[k * w + l];
             for (std::size_t l = 0; l < w; ++l) {
                 const T sum = a_norms[r] + b_norms[p * w + l];
-                const T v = std::max(T(0), sum - 2 * dot[l]);
+                const T d = sum - 2 * dot[l];
+                const T v = d < 0 ? T(0) : d;  // keeps a NaN (overflow), as the vector kernels do
                 small |= v < kRefine<T> * sum;
                 out[r * ldo + p * w + l] = v;
             }

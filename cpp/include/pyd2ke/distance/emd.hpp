@@ -58,14 +58,17 @@ public:
     // the costs straight into the simplex: fill(c, rows) sets the cost of
     // row i and column j at c[j * rows + i]. Both sides need at least two
     // points; rows should be the longer side (the pricing vectorises down
-    // the rows). flows() and the potentials do not describe these solves.
+    // the rows). With `squared`, fill writes squared Euclidean distances and
+    // the simplex takes their square roots in its own (widest) lanes.
+    // flows() and the potentials do not describe these solves.
     template <class Fill>
     double solve_prepared(std::size_t rows, std::size_t cols, const double* row_mass, const double* col_mass,
-                          Fill&& fill) {
+                          Fill&& fill, bool squared = false) {
         shape_ = Shape::none;
         auto run = [&](auto& simplex) {
             simplex.reset(rows, cols);
             fill(simplex.costs(), rows);
+            if (squared) simplex.take_square_roots();
             return detail::finish_transport(simplex, rows, cols, row_mass, col_mass);
         };
 #if PYD2KE_EMD_AVX2_BUILD

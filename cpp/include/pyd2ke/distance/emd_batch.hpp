@@ -147,6 +147,8 @@ private:
                      const std::size_t* tgt, std::size_t nt, const double* target_mass) const {
         const std::size_t* src = s.kept.data();
         const bool transposed = ns < nt;
+        // Squared distances go in; the simplex takes the square roots in its
+        // own SIMD lanes (this class is compiled for the baseline ISA).
         auto fill = [&](double* c, std::size_t rows) {
             constexpr double kLargest = std::numeric_limits<double>::max();
             bool finite = true;  // false for an infinite or NaN cost
@@ -155,25 +157,25 @@ private:
                     const T* from = block + tgt[jj] * ldb;
                     double* to = c + jj * rows;
                     if (ns == n)  // every input point kept: a contiguous, vectorised pass
-                        for (std::size_t ii = 0; ii < ns; ++ii) to[ii] = std::sqrt(static_cast<double>(from[ii]));
+                        for (std::size_t ii = 0; ii < ns; ++ii) to[ii] = static_cast<double>(from[ii]);
                     else
-                        for (std::size_t ii = 0; ii < ns; ++ii)
-                            to[ii] = std::sqrt(static_cast<double>(from[src[ii]]));
+                        for (std::size_t ii = 0; ii < ns; ++ii) to[ii] = static_cast<double>(from[src[ii]]);
                     for (std::size_t ii = 0; ii < ns; ++ii) finite &= to[ii] <= kLargest;
                 }
             } else {  // rows: the document's points
                 for (std::size_t ii = 0; ii < ns; ++ii) {
                     double* to = c + ii * rows;
                     for (std::size_t jj = 0; jj < nt; ++jj) {
-                        to[jj] = std::sqrt(static_cast<double>(block[tgt[jj] * ldb + src[ii]]));
+                        to[jj] = static_cast<double>(block[tgt[jj] * ldb + src[ii]]);
                         finite &= to[jj] <= kLargest;
                     }
                 }
             }
             if (!finite) throw std::invalid_argument("emd: costs must be finite");
         };
-        return transposed ? s.workspace.solve_prepared(nt, ns, target_mass, s.mass.data(), fill)
-                          : s.workspace.solve_prepared(ns, nt, s.mass.data(), target_mass, fill);
+        constexpr bool squared = true;
+        return transposed ? s.workspace.solve_prepared(nt, ns, target_mass, s.mass.data(), fill, squared)
+                          : s.workspace.solve_prepared(ns, nt, s.mass.data(), target_mass, fill, squared);
     }
 
     SimdLevel level_;
