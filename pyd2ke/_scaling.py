@@ -4,8 +4,8 @@ fitted log-log slope (1 = linear), and plots in the style of Figure 2 of
 the RSE paper (measured times with linear and quadratic reference lines).
 
 Each model is fitted on 50 objects of the size being measured and only
-``transform`` is timed (median of three calls when one takes under five
-seconds). Sizes are chosen so that the smallest measurement takes tens of
+``transform`` is timed: the median of three rounds, each timing every size of
+a sweep once. Sizes are chosen so that the smallest measurement takes tens of
 milliseconds: below that, fixed per-call overhead flattens the slope.
 """
 
@@ -84,35 +84,29 @@ def loglog_slope(sizes, times):
     return float(np.polyfit(np.log(sizes), np.log(times), 1)[0])
 
 
-def median_time(fn):
-    """Median of three calls, or one call when it takes five seconds or more
-    (shared machines vary by 20 % from call to call; one call of the
-    largest sizes would bend the slopes)."""
-    t0 = time.perf_counter()
-    fn()
-    first = time.perf_counter() - t0
-    if first >= 5.0:
-        return first
-    times = [first]
-    for _ in range(2):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+ROUNDS = 3
 
 
-def measure(method, sizes, make_data, n_jobs, progress=None):
-    """Transform times of `method` (default parameters) on make_data(size) for each size."""
+def measure(method, sizes, make_data, n_jobs, progress=None, rounds=ROUNDS):
+    """Transform times of `method` (default parameters) on make_data(size) for
+    each size: the median over `rounds` rounds, each of which times every
+    size once. Interleaved rounds make a drift in the speed of a shared
+    machine (20 % from minute to minute on the VMs this ran on) hit all sizes
+    alike, where timing one size after the other would bend the slope."""
     factory = _models()[method]
-    times = []
+    setups = []
     for size in sizes:
-        if progress is not None:
-            progress.step(f"{method} size {size}")
         X = make_data(size)
-        model = factory(random_state=0, n_jobs=n_jobs).fit(X[:50])
-        times.append(median_time(lambda: model.transform(X)))
-        del X, model
-    return times
+        setups.append((X, factory(random_state=0, n_jobs=n_jobs).fit(X[:50])))
+    times = [[] for _ in sizes]
+    for round_ in range(rounds):
+        for size, (X, model), size_times in zip(sizes, setups, times):
+            if progress is not None:
+                progress.step(f"{method} size {size}, round {round_ + 1} of {rounds}")
+            t0 = time.perf_counter()
+            model.transform(X)
+            size_times.append(time.perf_counter() - t0)
+    return [statistics.median(t) for t in times]
 
 
 def sweeps(method, quick):
@@ -126,7 +120,7 @@ def sweeps(method, quick):
 def run(methods, quick=False, n_jobs=1):
     """Rows {method, sweep, fixed, sizes, times, slope}."""
     rows = []
-    total = sum(len(sizes) for m in methods for _, sizes, _, _ in sweeps(m, quick))
+    total = ROUNDS * sum(len(sizes) for m in methods for _, sizes, _, _ in sweeps(m, quick))
     progress = Progress("scaling", total)
     for method in methods:
         for sweep, sizes, make, fixed in sweeps(method, quick):
@@ -193,7 +187,8 @@ def main(args, argv):
         f"Command: `python -m pyd2ke {shlex.join(['scaling', *argv])}`",
         f"Date: {time.strftime('%Y-%m-%d %H:%M %Z')}",
         f"Versions: {versions()}",
-        f"n_jobs={args.n_jobs}; transform time only, model fitted on 50 objects of the measured size",
+        f"n_jobs={args.n_jobs}; transform time only (median of {ROUNDS} interleaved rounds), model fitted on 50 "
+        "objects of the measured size",
         "",
         markdown_table(rows),
         "",
