@@ -133,25 +133,6 @@ inline double max_abs(const double* x, std::size_t count) {
     return largest;
 }
 
-// True when no entry is inf or NaN: x * 0 is NaN exactly then, and NaN
-// survives the sums.
-inline bool all_finite(const double* x, std::size_t count) {
-    double total = 0;
-    std::size_t body = 0;
-#if PYD2KE_HAS_VECTOR_EXTENSIONS
-    body = count - count % (2 * kEmdWidth);
-    EmdLanes sum0 = EmdLanes{} + 0.0, sum1 = sum0;
-    for (std::size_t i = 0; i < body; i += 2 * kEmdWidth) {
-        sum0 += emd_load(x + i) * 0.0;
-        sum1 += emd_load(x + i + kEmdWidth) * 0.0;
-    }
-    sum0 += sum1;
-    for (std::size_t l = 0; l < kEmdWidth; ++l) total += sum0[l];
-#endif
-    for (std::size_t i = body; i < count; ++i) total += x[i] * 0.0;
-    return total == 0;
-}
-
 // Takes the entries with key[i] == value out (sets them to +inf) and returns
 // the sum of their weights in `mass`; returns the smallest key left.
 inline double take_equal(double* key, const double* weight, std::size_t count, double value, double& mass) {

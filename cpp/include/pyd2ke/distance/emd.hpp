@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "../core/cpu_features.hpp"
+#include "../core/finite.hpp"
 #include "../detail/emd_simplex_impl.hpp"
 
 namespace pyd2ke {
@@ -244,7 +245,7 @@ inline double emd_from_cost(const double* cost, std::size_t n, std::size_t m, co
     const std::size_t nt = detail::keep_positive_weights(b, m, "target", ws.targets_, ws.target_mass_);
     ws.kept_sources_ = ns;
     ws.kept_targets_ = nt;
-    if (!detail::emd_portable::all_finite(cost, n * m)) throw std::invalid_argument("emd: costs must be finite");
+    if (!all_finite(cost, n * m)) throw std::invalid_argument("emd: costs must be finite");
     const std::size_t* src = ws.sources_.data();
     const std::size_t* tgt = ws.targets_.data();
 
