@@ -59,17 +59,18 @@ public:
     // the costs straight into the simplex: fill(c, rows) sets the cost of
     // row i and column j at c[j * rows + i]. Both sides need at least two
     // points; rows should be the longer side (the pricing vectorises down
-    // the rows). With `squared`, fill writes squared Euclidean distances and
-    // the simplex takes their square roots in its own (widest) lanes.
-    // flows() and the potentials do not describe these solves.
+    // the rows). fill writes squared Euclidean distances: the simplex takes
+    // their square roots in its own (widest) lanes. Throws for a cost that is
+    // infinite or NaN. flows() and the potentials do not describe these solves.
     template <class Fill>
     double solve_prepared(std::size_t rows, std::size_t cols, const double* row_mass, const double* col_mass,
-                          Fill&& fill, bool squared = false) {
+                          Fill&& fill) {
         shape_ = Shape::none;
         auto run = [&](auto& simplex) {
             simplex.reset(rows, cols);
             fill(simplex.costs(), rows);
-            if (squared) simplex.take_square_roots();
+            if (!all_finite(simplex.costs(), rows * cols)) throw std::invalid_argument("emd: costs must be finite");
+            simplex.take_square_roots();
             return detail::finish_transport(simplex, rows, cols, row_mass, col_mass);
         };
 #if PYD2KE_EMD_AVX2_BUILD

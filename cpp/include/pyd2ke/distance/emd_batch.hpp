@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -150,8 +149,6 @@ private:
         // Squared distances go in; the simplex takes the square roots in its
         // own SIMD lanes (this class is compiled for the baseline ISA).
         auto fill = [&](double* c, std::size_t rows) {
-            constexpr double kLargest = std::numeric_limits<double>::max();
-            bool finite = true;  // false for an infinite or NaN cost
             if (!transposed) {  // rows: the input's points; a column: one document word
                 for (std::size_t jj = 0; jj < nt; ++jj) {
                     const T* from = block + tgt[jj] * ldb;
@@ -160,22 +157,16 @@ private:
                         for (std::size_t ii = 0; ii < ns; ++ii) to[ii] = static_cast<double>(from[ii]);
                     else
                         for (std::size_t ii = 0; ii < ns; ++ii) to[ii] = static_cast<double>(from[src[ii]]);
-                    for (std::size_t ii = 0; ii < ns; ++ii) finite &= to[ii] <= kLargest;
                 }
             } else {  // rows: the document's points
                 for (std::size_t ii = 0; ii < ns; ++ii) {
                     double* to = c + ii * rows;
-                    for (std::size_t jj = 0; jj < nt; ++jj) {
-                        to[jj] = static_cast<double>(block[tgt[jj] * ldb + src[ii]]);
-                        finite &= to[jj] <= kLargest;
-                    }
+                    for (std::size_t jj = 0; jj < nt; ++jj) to[jj] = static_cast<double>(block[tgt[jj] * ldb + src[ii]]);
                 }
             }
-            if (!finite) throw std::invalid_argument("emd: costs must be finite");
         };
-        constexpr bool squared = true;
-        return transposed ? s.workspace.solve_prepared(nt, ns, target_mass, s.mass.data(), fill, squared)
-                          : s.workspace.solve_prepared(ns, nt, s.mass.data(), target_mass, fill, squared);
+        return transposed ? s.workspace.solve_prepared(nt, ns, target_mass, s.mass.data(), fill)
+                          : s.workspace.solve_prepared(ns, nt, s.mass.data(), target_mass, fill);
     }
 
     SimdLevel level_;
