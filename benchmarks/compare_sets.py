@@ -5,7 +5,15 @@ their usual Python formulations, at 1 and 2 threads; medians and ratios.
   against R = 128 random documents of 1..21 words, against POT's exact
   ``ot.emd2`` on the same pairs with the cost matrices precomputed (POT's
   time excludes the costs; it runs on a sample of pairs and is given as
-  pairs per second, so the ratio is of pairs per second).
+  pairs per second, so the ratio is of pairs per second). Two kinds of
+  documents:
+  - "BBC": the first 500 BBC News articles of 50..200 distinct words, as a
+    bag-of-words matrix with embeddings (the input form of real corpora;
+    the ground costs are computed once per distinct word). d = 50 are the
+    bundled GloVe vectors; d = 300 gives each vocabulary word a random
+    normal vector (no 300-d vectors are bundled).
+  - "unique": every word a fresh random normal vector (no two documents
+    share a word: the worst case, ground costs per occurrence).
 - RandomSetEmbedding: N = 500 sets of 50..500 vectors in R^128 against
   R = 128 random sets, float32, against the numpy GEMM formulation
   (||a||^2 + ||b||^2 - 2 A B' for all random points at once, mins, roots),
@@ -23,6 +31,7 @@ from threadpoolctl import threadpool_limits
 
 import pyd2ke
 from pyd2ke import RandomSetEmbedding, WordMoversEmbedding
+from pyd2ke.datasets import load_bbc_news
 from timing import median_time  # benchmarks/timing.py
 
 
@@ -40,48 +49,81 @@ def random_documents(rng, n, dim, low, high):
     return docs
 
 
+def bbc_documents(rng, n, dim):
+    """(bag of words, embeddings, the same documents as (vectors, weights) pairs)."""
+    bbc = load_bbc_news()
+    bow = bbc.bow_train
+    lengths = np.diff(bow.indptr)
+    bow = bow[np.flatnonzero((lengths >= 50) & (lengths <= 200))[:n]]
+    E = bbc.embeddings.astype(np.float64) if dim == 50 else rng.standard_normal((bow.shape[1], dim))
+    pairs = [(E[bow.indices[a:b]], bow.data[a:b]) for a, b in zip(bow.indptr[:-1], bow.indptr[1:])]
+    return bow, E, pairs
+
+
 def compare_documents(args, ot):
     rng = np.random.default_rng(0)
     for dim in (50, 300):
-        X = random_documents(rng, args.n, dim, 50, 200)
-        wme = WordMoversEmbedding(args.n_components, min_words=1, max_words=21, random_state=0).fit(X[:50])
-        W = wme.random_objects_
-        n_pairs = len(X) * len(W)
-        # POT on a sample of pairs, costs precomputed outside the timing.
-        pairs = [(X[i % len(X)], W[(i * 7) % len(W)]) for i in range(args.pot_pairs)]
-        problems = []
-        for (a, wa), (b, wb) in pairs:
-            cost = np.sqrt(np.maximum((a * a).sum(1)[:, None] + (b * b).sum(1)[None, :] - 2 * a @ b.T, 0))
-            problems.append((wa / wa.sum(), wb / wb.sum(), cost))
+        bow, E, bbc_pairs = bbc_documents(rng, args.n, dim)
+        cases = [
+            ("BBC", WordMoversEmbedding(args.n_components, embeddings=E, min_words=1, max_words=21,
+                                        random_state=0).fit(bow[:50]), bow, bbc_pairs),
+        ]
+        unique = random_documents(rng, args.n, dim, 50, 200)
+        cases.append(("unique", WordMoversEmbedding(args.n_components, min_words=1, max_words=21,
+                                                    random_state=0).fit(unique[:50]), unique, unique))
+        for kind, wme, X, pairs_of_X in cases:
+            compare_one(args, ot, f"d={dim} {kind}", wme, X, pairs_of_X)
 
-        def pot():
-            for pa, pb, cost in problems:
-                ot.emd2(pa, pb, cost)
 
-        # Interleaved: each round times POT and then every configuration, and
-        # the ratio is taken within the round, so that drift of this VM's
-        # speed between rounds cancels; medians over the rounds.
-        configs = [(n_jobs, dtype) for n_jobs in (1, 2) for dtype in (np.float64, np.float32)]
-        pot()
+def compare_one(args, ot, label, wme, X, documents):
+    """WME on X against POT on the same pairs; documents: X as (vectors, weights) pairs."""
+    W = wme.random_objects_
+    n_pairs = len(documents) * len(W)
+    # POT on a sample of pairs, costs precomputed outside the timing.
+    pairs = [(documents[i % len(documents)], W[(i * 7) % len(W)]) for i in range(args.pot_pairs)]
+    problems = []
+    for (a, wa), (b, wb) in pairs:
+        cost = np.sqrt(np.maximum((a * a).sum(1)[:, None] + (b * b).sum(1)[None, :] - 2 * a @ b.T, 0))
+        problems.append((wa / wa.sum(), wb / wb.sum(), cost))
+    # Both compute the same distances.
+    check = wme.set_params(kernel="direct").transform(X[:3])
+    check = check * np.sqrt(wme.n_components_)
+    wme.set_params(kernel="soft")
+    for i in range(3):
+        for j in (0, 1):
+            a, wa = documents[i]
+            b, wb = W[j]
+            cost = np.sqrt(np.maximum(((a[:, None, :] - b[None, :, :]) ** 2).sum(-1), 0))
+            assert np.isclose(ot.emd2(wa / wa.sum(), wb / wb.sum(), cost), check[i, j], rtol=1e-9), label
+
+    def pot():
+        for pa, pb, cost in problems:
+            ot.emd2(pa, pb, cost)
+
+    # Interleaved: each round times POT and then every configuration, and
+    # the ratio is taken within the round, so that drift of this VM's
+    # speed between rounds cancels; medians over the rounds.
+    configs = [(n_jobs, dtype) for n_jobs in (1, 2) for dtype in (np.float64, np.float32)]
+    pot()
+    for n_jobs, dtype in configs:
+        wme.set_params(n_jobs=n_jobs, dtype=dtype).transform(X)
+    t_pot, times = [], {c: [] for c in configs}
+    for _ in range(args.repeats):
+        t_pot.append(wall_time(pot))
         for n_jobs, dtype in configs:
-            wme.set_params(n_jobs=n_jobs, dtype=dtype).transform(X)
-        t_pot, times = [], {c: [] for c in configs}
-        for _ in range(args.repeats):
-            t_pot.append(wall_time(pot))
-            for n_jobs, dtype in configs:
-                wme.set_params(n_jobs=n_jobs, dtype=dtype)
-                times[(n_jobs, dtype)].append(wall_time(lambda: wme.transform(X)))
-        pot_rate = len(problems) / statistics.median(t_pot)
-        print(f"d={dim}: POT ot.emd2 {pot_rate:.3g} pairs/s on one core ({len(problems)} pairs, "
-              f"{statistics.median(t_pot):.3f} s)")
-        for n_jobs, dtype in configs:
-            # float32: word distances in single precision, transport in double
-            t = times[(n_jobs, dtype)]
-            ratios = [(n_pairs / ti) / (len(problems) / tp * n_jobs) for ti, tp in zip(t, t_pot)]
-            rate = n_pairs / statistics.median(t)
-            print(f"  n_jobs={n_jobs} {np.dtype(dtype).name}: WordMoversEmbedding {statistics.median(t):.3f} s for "
-                  f"{n_pairs} pairs = {rate:.3g} pairs/s; {statistics.median(ratios):.1f}x POT's rate on {n_jobs} "
-                  f"core(s) (rounds: {min(ratios):.1f}x..{max(ratios):.1f}x)")
+            wme.set_params(n_jobs=n_jobs, dtype=dtype)
+            times[(n_jobs, dtype)].append(wall_time(lambda: wme.transform(X)))
+    pot_rate = len(problems) / statistics.median(t_pot)
+    print(f"{label}: POT ot.emd2 {pot_rate:.3g} pairs/s on one core ({len(problems)} pairs, "
+          f"{statistics.median(t_pot):.3f} s)")
+    for n_jobs, dtype in configs:
+        # float32: word distances in single precision, transport in double
+        t = times[(n_jobs, dtype)]
+        ratios = [(n_pairs / ti) / (len(problems) / tp * n_jobs) for ti, tp in zip(t, t_pot)]
+        rate = n_pairs / statistics.median(t)
+        print(f"  n_jobs={n_jobs} {np.dtype(dtype).name}: WordMoversEmbedding {statistics.median(t):.3f} s for "
+              f"{n_pairs} pairs = {rate:.3g} pairs/s; {statistics.median(ratios):.1f}x POT's rate on {n_jobs} "
+              f"core(s) (rounds: {min(ratios):.1f}x..{max(ratios):.1f}x)")
 
 
 def numpy_modified_hausdorff(X, W):

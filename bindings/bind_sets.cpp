@@ -15,6 +15,7 @@
 
 #include <pyd2ke/distance/emd.hpp>
 #include <pyd2ke/distance/emd_batch.hpp>
+#include <pyd2ke/distance/emd_vocabulary.hpp>
 #include <pyd2ke/distance/hausdorff.hpp>
 #include <pyd2ke/embed/d2ke.hpp>
 
@@ -59,6 +60,7 @@ public:
     explicit PySetBatch(std::unique_ptr<Batch> batch) : batch_(std::move(batch)) {}
 
     std::size_t size() const { return batch_->size(); }
+    const Batch& batch() const { return *batch_; }
 
     template <class Out>
     void distances_into(Values<T> values, std::optional<Weights> weights, Offsets offsets,
@@ -131,6 +133,64 @@ void bind_hausdorff_batch(py::module_& m, const char* name) {
     add_batch_methods<Batch, T>(cls);
 }
 
+// Documents as word ids into a vocabulary (vocabulary_size, dim), with
+// weights and offsets as for packed documents (emd_vocabulary.hpp).
+template <class T, class Out>
+pyd2ke::VocabularyDocuments<T> vocabulary_documents(const Values<T>& vocabulary, const Offsets& word_ids,
+                                                    const Weights& weights, const Offsets& offsets,
+                                                    const py::array_t<Out, py::array::c_style>& out,
+                                                    std::size_t n_random) {
+    if (vocabulary.ndim() != 2) throw py::value_error("vocabulary must be 2-D (vocabulary_size, dim)");
+    if (offsets.ndim() != 1 || offsets.shape(0) < 1) throw py::value_error("offsets must be 1-D and non-empty");
+    const std::size_t n = static_cast<std::size_t>(offsets.shape(0)) - 1;
+    if (word_ids.ndim() != 1 || weights.ndim() != 1 || word_ids.shape(0) != weights.shape(0) ||
+        offsets.data()[n] != word_ids.shape(0))
+        throw py::value_error("word_ids and weights must be 1-D, one per word, as offsets say");
+    if (out.ndim() != 2 || static_cast<std::size_t>(out.shape(0)) != n ||
+        static_cast<std::size_t>(out.shape(1)) != n_random)
+        throw py::value_error("out must have shape (" + std::to_string(n) + ", " + std::to_string(n_random) + ")");
+    if (!out.writeable()) throw py::value_error("out must be writeable");
+    pyd2ke::VocabularyDocuments<T> docs;
+    docs.vocabulary = vocabulary.data();
+    docs.vocabulary_size = static_cast<std::size_t>(vocabulary.shape(0));
+    docs.dim = static_cast<std::size_t>(vocabulary.shape(1));
+    docs.word_ids = word_ids.data();
+    docs.weights = weights.data();
+    docs.offsets = offsets.data();
+    docs.count = n;
+    return docs;
+}
+
+template <class T, class Out, class Cls>
+void add_vocabulary_methods(Cls& cls) {
+    using Py = PySetBatch<pyd2ke::EmdBatch<T>, T>;
+    using OutArray = py::array_t<Out, py::array::c_style>;
+    cls.def(
+           "vocabulary_distances_into",
+           [](const Py& self, Values<T> vocabulary, Offsets word_ids, Weights weights, Offsets offsets, OutArray out,
+              int n_threads) {
+               const auto docs = vocabulary_documents(vocabulary, word_ids, weights, offsets, out, self.size());
+               Out* data = out.mutable_data();
+               pyd2ke_bindings::InterruptibleRelease release;
+               pyd2ke::emd_vocabulary_distances(self.batch(), docs, data, n_threads);
+           },
+           py::arg("vocabulary").noconvert(), py::arg("word_ids").noconvert(), py::arg("weights").noconvert(),
+           py::arg("offsets").noconvert(), py::arg("out").noconvert(), py::arg("n_threads"))
+        .def(
+            "vocabulary_features_into",
+            [](const Py& self, Values<T> vocabulary, Offsets word_ids, Weights weights, Offsets offsets,
+               double gamma, const std::string& kernel, OutArray out, int n_threads) {
+                const auto docs = vocabulary_documents(vocabulary, word_ids, weights, offsets, out, self.size());
+                const pyd2ke::D2KEKernel k = pyd2ke_bindings::d2ke_kernel_from_name(kernel);
+                Out* data = out.mutable_data();
+                pyd2ke_bindings::InterruptibleRelease release;
+                pyd2ke::emd_vocabulary_features(self.batch(), docs, gamma, k, data, n_threads);
+            },
+            py::arg("vocabulary").noconvert(), py::arg("word_ids").noconvert(), py::arg("weights").noconvert(),
+            py::arg("offsets").noconvert(), py::arg("gamma"), py::arg("kernel"), py::arg("out").noconvert(),
+            py::arg("n_threads"));
+}
+
 template <class T>
 void bind_emd_batch(py::module_& m, const char* name) {
     using Batch = pyd2ke::EmdBatch<T>;
@@ -142,6 +202,8 @@ void bind_emd_batch(py::module_& m, const char* name) {
             }),
             py::arg("values"), py::arg("weights"), py::arg("offsets"), py::arg("simd") = "auto");
     add_batch_methods<Batch, T>(cls);
+    add_vocabulary_methods<T, double>(cls);
+    add_vocabulary_methods<T, float>(cls);
 }
 
 // EMD of one transportation problem given its cost matrix (n, m).

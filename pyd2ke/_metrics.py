@@ -113,11 +113,18 @@ class _EmdEngine:
 
     def distances_into(self, X, out, n_threads):
         X = X.astype(self._dtype)
-        self._batch.distances_into(X.values, X.weights, X.offsets, out, n_threads)
+        if X.word_ids is not None:  # from a bag of words: ground costs once per distinct word
+            self._batch.vocabulary_distances_into(X.vocabulary, X.word_ids, X.weights, X.offsets, out, n_threads)
+        else:
+            self._batch.distances_into(X.values, X.weights, X.offsets, out, n_threads)
 
     def features_into(self, X, gamma, kernel, out, n_threads):
         X = X.astype(self._dtype)
-        self._batch.features_into(X.values, X.weights, X.offsets, gamma, kernel, out, n_threads)
+        if X.word_ids is not None:
+            self._batch.vocabulary_features_into(X.vocabulary, X.word_ids, X.weights, X.offsets, gamma, kernel,
+                                                 out, n_threads)
+        else:
+            self._batch.features_into(X.values, X.weights, X.offsets, gamma, kernel, out, n_threads)
 
 
 def _check_sets(X, name, dtype):

@@ -14,8 +14,8 @@ from ._sets import PackedSets
 class PackedSeries(PackedSets):
     __slots__ = ()
 
-    def __init__(self, values, offsets, weights=None):
-        super().__init__(values, offsets, None)
+    def __init__(self, values, offsets, weights=None, word_ids=None, vocabulary=None):
+        super().__init__(values, offsets)  # series have no weights or words
 
     @classmethod
     def from_list(cls, series, dtype):

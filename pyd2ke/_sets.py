@@ -6,18 +6,25 @@ vectors of shape (n_words, dim), weights of shape (n_words,)). A collection
 is packed as values (total_points, dim), C-contiguous, offsets (n + 1,) int64
 and, for documents, weights (total_points,) float64: item i is rows
 offsets[i]:offsets[i+1]. Slicing a PackedSets is O(1) and copies nothing.
+
+Documents from a bag-of-words matrix also keep their words' identities:
+word_ids (total_points,) int64 are rows of vocabulary (n_words, dim), and
+values[p] == vocabulary[word_ids[p]]; the EMD then computes ground costs
+once per distinct word rather than once per occurrence.
 """
 
 import numpy as np
 
 
 class PackedSets:
-    __slots__ = ("values", "offsets", "weights")
+    __slots__ = ("values", "offsets", "weights", "word_ids", "vocabulary")
 
-    def __init__(self, values, offsets, weights=None):
+    def __init__(self, values, offsets, weights=None, word_ids=None, vocabulary=None):
         self.values = values
         self.offsets = offsets
         self.weights = weights
+        self.word_ids = word_ids
+        self.vocabulary = vocabulary
 
     @property
     def dim(self):
@@ -32,7 +39,8 @@ class PackedSets:
     def astype(self, dtype):
         if self.values.dtype == dtype:
             return self
-        return type(self)(self.values.astype(dtype), self.offsets, self.weights)
+        vocabulary = None if self.vocabulary is None else self.vocabulary.astype(dtype)
+        return type(self)(self.values.astype(dtype), self.offsets, self.weights, self.word_ids, vocabulary)
 
     def __getitem__(self, index):
         if isinstance(index, slice):
@@ -42,7 +50,9 @@ class PackedSets:
             stop = max(start, stop)
             begin, end = self.offsets[start], self.offsets[stop]
             weights = None if self.weights is None else self.weights[begin:end]
-            return type(self)(self.values[begin:end], self.offsets[start : stop + 1] - begin, weights)
+            word_ids = None if self.word_ids is None else self.word_ids[begin:end]
+            return type(self)(self.values[begin:end], self.offsets[start : stop + 1] - begin, weights, word_ids,
+                              self.vocabulary)
         i = range(len(self))[index]
         rows = slice(self.offsets[i], self.offsets[i + 1])
         if self.weights is None:
@@ -55,7 +65,9 @@ class PackedSets:
         lengths = np.array([len(r) for r in rows], dtype=np.int64)
         rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
         weights = None if self.weights is None else self.weights[rows]
-        return type(self)(self.values[rows], np.r_[0, np.cumsum(lengths)].astype(np.int64), weights)
+        word_ids = None if self.word_ids is None else self.word_ids[rows]
+        return type(self)(self.values[rows], np.r_[0, np.cumsum(lengths)].astype(np.int64), weights, word_ids,
+                          self.vocabulary)
 
     def to_list(self):
         return [self[i] for i in range(len(self))]

@@ -17,6 +17,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
+import pyd2ke
 from pyd2ke import (
     D2KE,
     RandomSetEmbedding,
@@ -203,6 +204,44 @@ def test_documents_from_embeddings_and_bag_of_words():
     weighted = [(E[B[i].indices], B[i].data * tfidf.idf_[B[i].indices]) for i in range(6)]
     D = pairwise_distances(weighted, tfidf.random_objects_, metric="emd")
     np.testing.assert_allclose(tfidf.transform(B), np.exp(-tfidf.gamma_ * D) / 4, rtol=1e-12)
+
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_bag_of_words_shares_word_costs_and_matches_the_pairs_bit_for_bit(dtype):
+    # Documents from a bag-of-words matrix take the word-table path (ground
+    # costs once per distinct word); the same documents as (vectors,
+    # weights) pairs take the per-document path. Both compute each distance
+    # with the same operations, so the outputs are equal, not just close.
+    rng = np.random.default_rng(4)
+    sizes = [1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 130]
+    V, dim = 400, 9
+    E = rng.standard_normal((V, dim))
+    E[5] = E[6]  # two words with the same vector
+    rows = []
+    for n in sizes:
+        counts = np.zeros(V)
+        # Skewed word choice: documents share their frequent words.
+        words = np.unique((rng.random(4 * n) ** 3 * V).astype(int))[:n]
+        counts[words] = rng.integers(1, 4, len(words))
+        rows.append(counts)
+    B = sp.csr_matrix(np.array(rows))
+    pairs = [(E[B[i].indices], B[i].data) for i in range(B.shape[0])]
+    for kernel in ("soft", "direct"):
+        wme = WordMoversEmbedding(24, embeddings=E, kernel=kernel, dtype=dtype, random_state=1).fit(B)
+        expected = clone(wme).set_params(embeddings=None).fit(pairs)
+        assert expected.gamma_ == wme.gamma_  # the same random documents and gamma
+        for (a, wa), (b, wb) in zip(expected.random_objects_, wme.random_objects_):
+            np.testing.assert_array_equal(a, b)
+            np.testing.assert_array_equal(wa, wb)
+        want = expected.transform(pairs)
+        for n_jobs in (1, 2):
+            wme.set_params(n_jobs=n_jobs)
+            np.testing.assert_array_equal(wme.transform(B), want)
+            with pyd2ke.chunking(max_items=3):  # chunks: slices of the packed documents keep their word ids
+                np.testing.assert_array_equal(wme.transform(B), want)
+    D = pairwise_distances((E, B), pairs[:4], metric="emd", dtype=dtype)
+    np.testing.assert_array_equal(D, pairwise_distances(pairs, pairs[:4], metric="emd", dtype=dtype))
 
 
 rng0 = np.random.default_rng(0)

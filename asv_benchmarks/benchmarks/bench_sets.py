@@ -74,6 +74,37 @@ class DocumentScaling:
         self.est.transform(self.X)
 
 
+class DocumentBagOfWords:
+    """Word Mover's features of the first N BBC News training articles (50-d
+    GloVe) in the bag-of-words form, which computes the ground costs once
+    per distinct word, and as (word vectors, counts) pairs, once per word
+    occurrence; R = 128 random documents of U{1..21} words."""
+
+    params = (grid([100, 1000], [100]), ["bag_of_words", "pairs"])
+    param_names = ["N", "form"]
+    timeout = 300
+
+    def setup(self, n, form):
+        from pyd2ke import WordMoversEmbedding
+        from pyd2ke.datasets import load_bbc_news
+
+        bbc = load_bbc_news()
+        bow = bbc.bow_train[:n]
+        if form == "bag_of_words":
+            self.X = bow
+            self.est = WordMoversEmbedding(128, embeddings=bbc.embeddings, max_words=21, random_state=0)
+        else:
+            self.X = [(bbc.embeddings[bow[i].indices], bow[i].data) for i in range(n)]
+            self.est = WordMoversEmbedding(128, max_words=21, random_state=0)
+        self.est.fit(self.X[:10])
+
+    def time_transform(self, n, form):
+        self.est.transform(self.X)
+
+    def peakmem_transform(self, n, form):
+        self.est.transform(self.X)
+
+
 class SetThreads:
     """Both transformers against n_jobs (N = 200 sets of 200 vectors, 200
     documents of 100 words)."""

@@ -3,12 +3,15 @@
 // vectors and their weights) to a fixed collection of weighted point sets
 // (D2KE's random documents), with Euclidean ground cost. The ground costs
 // come from register-tiled squared distances between the input's words and
-// the words of a few random documents at a time; each document pair is then
-// one exact transportation problem (the simplex of emd.hpp).
+// the words of a few random documents at a time, or from a word table when
+// the input's words come from a shared vocabulary (emd_vocabulary.hpp); each
+// document pair is then one exact transportation problem (the simplex of
+// emd.hpp).
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <vector>
 
@@ -49,6 +52,7 @@ public:
         std::vector<double> uniform;
         std::vector<std::size_t> kept;  // the input's points of positive weight
         std::vector<double> mass;       // and their normalised weights
+        std::vector<const T*> table_rows;  // distances_from_table: the kept points' rows
         EmdWorkspace workspace;
     };
 
@@ -76,6 +80,7 @@ public:
             mass_.insert(mass_.end(), mass.begin(), mass.begin() + n_kept);
             kept_offsets_.push_back(kept_.size());
         }
+        random_words_.assign(points_.data(), word_offsets_.back(), dim_, level_);
     }
 
     std::size_t size() const { return word_offsets_.size() - 1; }
@@ -130,6 +135,70 @@ public:
         }
     }
 
+    // Word tables, for documents whose words come from one vocabulary (see
+    // emd_vocabulary.hpp): row v holds the squared distances of a word to
+    // every random word, at a stride of word_table_stride().
+    std::size_t word_table_stride() const { return random_words_.padded_count(); }
+
+    // Rows [begin, end) of the word table of `words` (row-major, dim()
+    // coordinates; norms[v] = ||words[v]||^2). Each entry is computed as in
+    // distances() (the same products in the same order), so both paths give
+    // the same bits.
+    void fill_word_table(const T* words, const T* norms, std::size_t begin, std::size_t end, T* table) const {
+        random_words_.squared_distances(words, norms, begin, end, table + begin * word_table_stride());
+    }
+
+    // out[j] = EMD(x, document j), where word i of x (weight weights[i],
+    // nullptr for uniform) has its squared distances in row rows[i] of
+    // `table`. The simplex's costs come straight from the table: a document
+    // pair reads a short run of each of the input's rows.
+    template <class Out>
+    void distances_from_table(const T* table, const std::uint32_t* rows, const double* weights, std::size_t n,
+                              Out* out, Scratch& s) const {
+        if (n == 0) throw std::invalid_argument("emd: documents must not be empty");
+        if (weights == nullptr) {
+            s.uniform.assign(n, 1.0);
+            weights = s.uniform.data();
+        }
+        const std::size_t ns = detail::keep_positive_weights(weights, n, "source", s.kept, s.mass);
+        const std::size_t ld = word_table_stride();
+        s.table_rows.resize(ns);
+        const T** row = s.table_rows.data();  // row[ii]: kept point ii's distances
+        for (std::size_t ii = 0; ii < ns; ++ii) row[ii] = table + rows[s.kept[ii]] * ld;
+        const std::size_t n_docs = size();
+        for (std::size_t j = 0; j < n_docs; ++j) {
+            const std::size_t first = word_offsets_[j], m = word_offsets_[j + 1] - first;
+            const std::size_t* tgt = &kept_[kept_offsets_[j]];
+            const std::size_t nt = kept_offsets_[j + 1] - kept_offsets_[j];
+            const double* target_mass = &mass_[kept_offsets_[j]];
+            double d;
+            if (ns == 1 || nt == 1) {  // closed forms: the general entry point
+                s.cost.resize(n * m);
+                for (std::size_t i = 0; i < n; ++i)
+                    for (std::size_t c = 0; c < m; ++c)
+                        s.cost[i * m + c] = std::sqrt(static_cast<double>(table[rows[i] * ld + first + c]));
+                d = emd_from_cost(s.cost.data(), n, m, weights, &weights_[first], s.workspace);
+            } else if (ns >= nt) {  // rows: the input's points, as in transport(); contiguous writes
+                d = s.workspace.solve_prepared(ns, nt, s.mass.data(), target_mass, [&](double* c, std::size_t n_rows) {
+                    for (std::size_t jj = 0; jj < nt; ++jj) {
+                        const std::size_t column = first + tgt[jj];
+                        double* to = c + jj * n_rows;
+                        for (std::size_t ii = 0; ii < ns; ++ii) to[ii] = static_cast<double>(row[ii][column]);
+                    }
+                });
+            } else {  // rows: the document's points
+                d = s.workspace.solve_prepared(nt, ns, target_mass, s.mass.data(), [&](double* c, std::size_t n_rows) {
+                    for (std::size_t ii = 0; ii < ns; ++ii) {
+                        const T* from = row[ii] + first;
+                        double* to = c + ii * n_rows;
+                        for (std::size_t jj = 0; jj < nt; ++jj) to[jj] = static_cast<double>(from[tgt[jj]]);
+                    }
+                });
+            }
+            out[j] = static_cast<Out>(d);
+        }
+    }
+
     template <class Out>
     void distances(const PointSetView<T>& x, Out* out) const {
         Scratch scratch;
@@ -173,6 +242,7 @@ private:
     std::size_t dim_ = 0;
     std::vector<T> points_;                      // every document's words, row-major
     std::vector<T> norms_;                       // and their squared norms
+    detail::PackedPoints<T> random_words_;       // the same words as the kernel's columns (word tables)
     std::vector<std::size_t> word_offsets_{0};  // document j owns words word_offsets_[j] .. [j + 1]
     std::vector<double> weights_;                // one per word
     // Document j's points of positive weight (indices into the document) and
