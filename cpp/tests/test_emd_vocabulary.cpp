@@ -1,8 +1,8 @@
-// EMDs of documents given as word ids into a vocabulary (word tables) against
+// EMDs of documents given as word ids into a vocabulary against
 // EmdBatch::distances on the same documents with their word vectors written
 // out: the same bits, for every SIMD level, both precisions, one or two
-// threads, and word tables too small for all the words (several tables, and
-// documents larger than a table).
+// threads, with word tables forced and refused, and with tables too small
+// for all the words (several tables, and documents larger than a table).
 
 #include <pyd2ke/distance/emd_vocabulary.hpp>
 
@@ -103,12 +103,14 @@ void compare(const Corpus& c, std::size_t n_random, std::size_t random_words, py
         std::vector<double> got(docs.count * r, -1.0);
         pyd2ke::emd_vocabulary_distances(batch, docs, got.data(), threads);
         CHECK(std::memcmp(got.data(), expected.data(), got.size() * sizeof(double)) == 0);
-        if (table_words) {
-            std::vector<double> small(docs.count * r, -1.0);
-            pyd2ke::detail::emd_vocabulary_rows(
-                batch, docs, small.data(), threads, [](double*) {},
-                table_words * batch.word_table_stride() * sizeof(T));
-            CHECK(std::memcmp(small.data(), expected.data(), small.size() * sizeof(double)) == 0);
+        // Word tables forced (a table read costs nothing) and refused (it
+        // costs more than any saving): both paths, the same bits.
+        for (std::size_t read_cost : {std::size_t{0}, std::size_t{1} << 30}) {
+            std::vector<double> forced(docs.count * r, -1.0);
+            const std::size_t bytes = table_words ? table_words * batch.word_table_stride() * sizeof(T)
+                                                  : pyd2ke::detail::kWordTableBytes;
+            pyd2ke::detail::emd_vocabulary_rows(batch, docs, forced.data(), threads, [](double*) {}, bytes, read_cost);
+            CHECK(std::memcmp(forced.data(), expected.data(), forced.size() * sizeof(double)) == 0);
         }
 
         std::vector<float> features(docs.count * r);
