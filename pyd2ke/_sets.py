@@ -8,9 +8,9 @@ and, for documents, weights (total_points,) float64: item i is rows
 offsets[i]:offsets[i+1]. Slicing a PackedSets is O(1) and copies nothing.
 
 Documents from a bag-of-words matrix also keep their words' identities:
-word_ids (total_points,) int64 are rows of vocabulary (n_words, dim), and
-values[p] == vocabulary[word_ids[p]]; the EMD then computes ground costs
-once per distinct word rather than once per occurrence.
+word_ids (total_points,) int64 are rows of vocabulary (distinct words,
+dim), and values[p] == vocabulary[word_ids[p]]; the EMD can then compute
+ground costs once per distinct word rather than once per occurrence.
 """
 
 import numpy as np

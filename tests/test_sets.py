@@ -208,14 +208,16 @@ def test_documents_from_embeddings_and_bag_of_words():
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_bag_of_words_shares_word_costs_and_matches_the_pairs_bit_for_bit(dtype):
-    # Documents from a bag-of-words matrix take the word-table path (ground
-    # costs once per distinct word); the same documents as (vectors,
-    # weights) pairs take the per-document path. Both compute each distance
-    # with the same operations, so the outputs are equal, not just close.
+@pytest.mark.parametrize("dim", [9, 200])
+def test_bag_of_words_shares_word_costs_and_matches_the_pairs_bit_for_bit(dtype, dim):
+    # Documents from a bag-of-words matrix take the vocabulary path: ground
+    # costs once per distinct word (a word table) where that pays, else per
+    # document; the same documents as (vectors, weights) pairs take the
+    # per-document path. Both compute each distance with the same
+    # operations, so the outputs are equal, not just close.
     rng = np.random.default_rng(4)
     sizes = [1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 130]
-    V, dim = 400, 9
+    V = 160
     E = rng.standard_normal((V, dim))
     E[5] = E[6]  # two words with the same vector
     rows = []
@@ -226,6 +228,11 @@ def test_bag_of_words_shares_word_costs_and_matches_the_pairs_bit_for_bit(dtype)
         counts[words] = rng.integers(1, 4, len(words))
         rows.append(counts)
     B = sp.csr_matrix(np.array(rows))
+    # With 200-d words the documents share enough for a word table (the
+    # C++ rule: (occurrences - distinct) * dim > 40 * occurrences); with 9-d
+    # ones they take the per-document path.
+    occurrences, distinct = B.nnz, len(np.unique(B.indices))
+    assert ((occurrences - distinct) * dim > 40 * occurrences) == (dim == 200)
     pairs = [(E[B[i].indices], B[i].data) for i in range(B.shape[0])]
     for kernel in ("soft", "direct"):
         wme = WordMoversEmbedding(24, embeddings=E, kernel=kernel, dtype=dtype, random_state=1).fit(B)
