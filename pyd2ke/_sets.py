@@ -10,25 +10,37 @@ offsets[i]:offsets[i+1]. Slicing a PackedSets is O(1) and copies nothing.
 Documents from a bag-of-words matrix also keep their words' identities:
 word_ids (total_points,) int64 are rows of vocabulary (distinct words,
 dim), and values[p] == vocabulary[word_ids[p]]; the EMD can then compute
-ground costs once per distinct word rather than once per occurrence.
+ground costs once per distinct word rather than once per occurrence. Such
+documents write out values only when something asks for them (the EMD
+does not), since they can be many times the size of the vocabulary.
 """
 
 import numpy as np
 
 
 class PackedSets:
-    __slots__ = ("values", "offsets", "weights", "word_ids", "vocabulary")
+    __slots__ = ("_values", "offsets", "weights", "word_ids", "vocabulary")
 
     def __init__(self, values, offsets, weights=None, word_ids=None, vocabulary=None):
-        self.values = values
+        self._values = values  # None: vocabulary[word_ids], written out on first use
         self.offsets = offsets
         self.weights = weights
         self.word_ids = word_ids
         self.vocabulary = vocabulary
 
     @property
+    def values(self):
+        if self._values is None:
+            self._values = self.vocabulary[self.word_ids]
+        return self._values
+
+    def _rows(self):
+        """values, or the vocabulary when values are not written out."""
+        return self.vocabulary if self._values is None else self._values
+
+    @property
     def dim(self):
-        return self.values.shape[1]
+        return self._rows().shape[1]
 
     def __len__(self):
         return len(self.offsets) - 1
@@ -37,10 +49,11 @@ class PackedSets:
         return int(self.offsets[-1] - self.offsets[0])
 
     def astype(self, dtype):
-        if self.values.dtype == dtype:
+        if self._rows().dtype == dtype:
             return self
         vocabulary = None if self.vocabulary is None else self.vocabulary.astype(dtype)
-        return type(self)(self.values.astype(dtype), self.offsets, self.weights, self.word_ids, vocabulary)
+        values = None if self._values is None else self._values.astype(dtype)
+        return type(self)(values, self.offsets, self.weights, self.word_ids, vocabulary)
 
     def __getitem__(self, index):
         if isinstance(index, slice):
@@ -51,13 +64,14 @@ class PackedSets:
             begin, end = self.offsets[start], self.offsets[stop]
             weights = None if self.weights is None else self.weights[begin:end]
             word_ids = None if self.word_ids is None else self.word_ids[begin:end]
-            return type(self)(self.values[begin:end], self.offsets[start : stop + 1] - begin, weights, word_ids,
-                              self.vocabulary)
+            values = None if self._values is None else self._values[begin:end]
+            return type(self)(values, self.offsets[start : stop + 1] - begin, weights, word_ids, self.vocabulary)
         i = range(len(self))[index]
         rows = slice(self.offsets[i], self.offsets[i + 1])
+        values = self.vocabulary[self.word_ids[rows]] if self._values is None else self._values[rows]
         if self.weights is None:
-            return self.values[rows]
-        return self.values[rows], self.weights[rows]
+            return values
+        return values, self.weights[rows]
 
     def take(self, indices):
         """The items at `indices`, as a new PackedSets."""
@@ -66,8 +80,8 @@ class PackedSets:
         rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
         weights = None if self.weights is None else self.weights[rows]
         word_ids = None if self.word_ids is None else self.word_ids[rows]
-        return type(self)(self.values[rows], np.r_[0, np.cumsum(lengths)].astype(np.int64), weights, word_ids,
-                          self.vocabulary)
+        values = None if self._values is None else self._values[rows]
+        return type(self)(values, np.r_[0, np.cumsum(lengths)].astype(np.int64), weights, word_ids, self.vocabulary)
 
     def to_list(self):
         return [self[i] for i in range(len(self))]

@@ -385,11 +385,11 @@ def documents_from_bow(embeddings, bow, name="X", dtype=np.float64, word_weights
     if word_weights is not None:
         weights *= word_weights[B.indices]
     check_document_weights(weights, offsets, name)
-    values = np.ascontiguousarray(E[B.indices], dtype=dtype)
-    # The words these documents use, as a small vocabulary of their own.
+    # The words these documents use, as a small vocabulary of their own; the
+    # word vectors of every occurrence are written out only if needed.
     used, word_ids = np.unique(B.indices, return_inverse=True)
     vocabulary = np.ascontiguousarray(E[used], dtype=dtype)
-    return PackedSets(values, offsets, weights, word_ids.astype(np.int64), vocabulary)
+    return PackedSets(None, offsets, weights, word_ids.astype(np.int64), vocabulary)
 
 
 def check_documents(X, name="X", dtype=np.float64):
