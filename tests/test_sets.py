@@ -249,6 +249,10 @@ def test_bag_of_words_shares_word_costs_and_matches_the_pairs_bit_for_bit(dtype,
                 np.testing.assert_array_equal(wme.transform(B), want)
     D = pairwise_distances((E, B), pairs[:4], metric="emd", dtype=dtype)
     np.testing.assert_array_equal(D, pairwise_distances(pairs, pairs[:4], metric="emd", dtype=dtype))
+    # The representative-set method draws fit documents as its random ones:
+    # the bag-of-words documents write out their word vectors then.
+    rsm = D2KE(metric="emd", sampler="representative", n_components=5, dtype=dtype, random_state=0)
+    np.testing.assert_array_equal(rsm.fit((E, B)).transform((E, B)), clone(rsm).fit(pairs).transform(pairs))
 
 
 rng0 = np.random.default_rng(0)
