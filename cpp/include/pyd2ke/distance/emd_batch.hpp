@@ -98,12 +98,9 @@ public:
         if (x.size == 0) throw std::invalid_argument("emd: documents must not be empty");
         if (x.dim != dim_) throw std::invalid_argument("emd: documents have different dimensions");
         const double* a = x.weights;
-        if (a == nullptr) {
-            s.uniform.assign(x.size, 1.0);
-            a = s.uniform.data();
-        }
-        const std::size_t ns = detail::keep_positive_weights(a, x.size, "source", s.kept, s.mass);
-        s.input.assign(x.data, x.size, dim_, level_);
+        const std::size_t n = x.size, ns = keep_input_weights(a, n, s);
+        const std::size_t* src = s.kept.data();
+        s.input.assign(x.data, n, dim_, level_);
         const std::size_t ldb = s.input.padded_count();
         // Distances for as many documents at a time as fit a block of
         // kBlockBytes (at least one document), so that the block is still in
@@ -116,20 +113,29 @@ public:
             s.block.resize((word_offsets_[j1] - base) * ldb);
             s.input.squared_distances(points_.data(), norms_.data(), base, word_offsets_[j1], s.block.data());
             for (std::size_t j = j0; j < j1; ++j) {
-                const std::size_t first = word_offsets_[j], m = word_offsets_[j + 1] - first;
-                const T* block = s.block.data() + (first - base) * ldb;  // row c: document word c
+                const T* block = s.block.data() + (word_offsets_[j] - base) * ldb;  // row c: document word c
                 const std::size_t* tgt = &kept_[kept_offsets_[j]];
                 const std::size_t nt = kept_offsets_[j + 1] - kept_offsets_[j];
-                double d;
-                if (ns == 1 || nt == 1) {  // closed forms: the general entry point
-                    s.cost.resize(x.size * m);
-                    for (std::size_t i = 0; i < x.size; ++i)
-                        for (std::size_t c = 0; c < m; ++c)
-                            s.cost[i * m + c] = std::sqrt(static_cast<double>(block[c * ldb + i]));
-                    d = emd_from_cost(s.cost.data(), x.size, m, a, &weights_[first], s.workspace);
-                } else {
-                    d = transport(s, x.size, ns, block, ldb, tgt, nt, &mass_[kept_offsets_[j]]);
-                }
+                const double d = document_distance(
+                    j, n, ns, a, s, [&](std::size_t i, std::size_t c) { return block[c * ldb + i]; },
+                    [&](double* cost, std::size_t rows, bool transposed) {
+                        if (!transposed) {  // rows: the input's points; a column: one document word
+                            for (std::size_t jj = 0; jj < nt; ++jj) {
+                                const T* from = block + tgt[jj] * ldb;
+                                double* to = cost + jj * rows;
+                                if (ns == n)  // every input point kept: a contiguous, vectorised pass
+                                    for (std::size_t ii = 0; ii < ns; ++ii) to[ii] = static_cast<double>(from[ii]);
+                                else
+                                    for (std::size_t ii = 0; ii < ns; ++ii) to[ii] = static_cast<double>(from[src[ii]]);
+                            }
+                        } else {  // rows: the document's points
+                            for (std::size_t ii = 0; ii < ns; ++ii) {
+                                double* to = cost + ii * rows;
+                                for (std::size_t jj = 0; jj < nt; ++jj)
+                                    to[jj] = static_cast<double>(block[tgt[jj] * ldb + src[ii]]);
+                            }
+                        }
+                    });
                 out[j] = static_cast<Out>(d);
             }
         }
@@ -156,45 +162,32 @@ public:
     void distances_from_table(const T* table, const std::uint32_t* rows, const double* weights, std::size_t n,
                               Out* out, Scratch& s) const {
         if (n == 0) throw std::invalid_argument("emd: documents must not be empty");
-        if (weights == nullptr) {
-            s.uniform.assign(n, 1.0);
-            weights = s.uniform.data();
-        }
-        const std::size_t ns = detail::keep_positive_weights(weights, n, "source", s.kept, s.mass);
+        const std::size_t ns = keep_input_weights(weights, n, s);
         const std::size_t ld = word_table_stride();
         s.table_rows.resize(ns);
         const T** row = s.table_rows.data();  // row[ii]: kept point ii's distances
         for (std::size_t ii = 0; ii < ns; ++ii) row[ii] = table + rows[s.kept[ii]] * ld;
-        const std::size_t n_docs = size();
-        for (std::size_t j = 0; j < n_docs; ++j) {
-            const std::size_t first = word_offsets_[j], m = word_offsets_[j + 1] - first;
+        for (std::size_t j = 0; j < size(); ++j) {
+            const std::size_t first = word_offsets_[j];
             const std::size_t* tgt = &kept_[kept_offsets_[j]];
             const std::size_t nt = kept_offsets_[j + 1] - kept_offsets_[j];
-            const double* target_mass = &mass_[kept_offsets_[j]];
-            double d;
-            if (ns == 1 || nt == 1) {  // closed forms: the general entry point
-                s.cost.resize(n * m);
-                for (std::size_t i = 0; i < n; ++i)
-                    for (std::size_t c = 0; c < m; ++c)
-                        s.cost[i * m + c] = std::sqrt(static_cast<double>(table[rows[i] * ld + first + c]));
-                d = emd_from_cost(s.cost.data(), n, m, weights, &weights_[first], s.workspace);
-            } else if (ns >= nt) {  // rows: the input's points, as in transport(); contiguous writes
-                d = s.workspace.solve_prepared(ns, nt, s.mass.data(), target_mass, [&](double* c, std::size_t n_rows) {
-                    for (std::size_t jj = 0; jj < nt; ++jj) {
-                        const std::size_t column = first + tgt[jj];
-                        double* to = c + jj * n_rows;
-                        for (std::size_t ii = 0; ii < ns; ++ii) to[ii] = static_cast<double>(row[ii][column]);
+            const double d = document_distance(
+                j, n, ns, weights, s, [&](std::size_t i, std::size_t c) { return table[rows[i] * ld + first + c]; },
+                [&](double* cost, std::size_t n_rows, bool transposed) {
+                    if (!transposed) {  // rows: the input's points; contiguous writes
+                        for (std::size_t jj = 0; jj < nt; ++jj) {
+                            const std::size_t column = first + tgt[jj];
+                            double* to = cost + jj * n_rows;
+                            for (std::size_t ii = 0; ii < ns; ++ii) to[ii] = static_cast<double>(row[ii][column]);
+                        }
+                    } else {  // rows: the document's points
+                        for (std::size_t ii = 0; ii < ns; ++ii) {
+                            const T* from = row[ii] + first;
+                            double* to = cost + ii * n_rows;
+                            for (std::size_t jj = 0; jj < nt; ++jj) to[jj] = static_cast<double>(from[tgt[jj]]);
+                        }
                     }
                 });
-            } else {  // rows: the document's points
-                d = s.workspace.solve_prepared(nt, ns, target_mass, s.mass.data(), [&](double* c, std::size_t n_rows) {
-                    for (std::size_t ii = 0; ii < ns; ++ii) {
-                        const T* from = row[ii] + first;
-                        double* to = c + ii * n_rows;
-                        for (std::size_t jj = 0; jj < nt; ++jj) to[jj] = static_cast<double>(from[tgt[jj]]);
-                    }
-                });
-            }
             out[j] = static_cast<Out>(d);
         }
     }
@@ -208,34 +201,41 @@ public:
 private:
     static constexpr std::size_t kBlockBytes = std::size_t{1} << 18;
 
-    // The simplex on the kept points: the input's (ns of its n, in s.kept /
-    // s.mass) and the document's (nt, tgt / target_mass; its squared
-    // distances are the rows of `block`), the longer side as rows.
-    double transport(Scratch& s, std::size_t n, std::size_t ns, const T* block, std::size_t ldb,
-                     const std::size_t* tgt, std::size_t nt, const double* target_mass) const {
-        const std::size_t* src = s.kept.data();
-        const bool transposed = ns < nt;
-        // Squared distances go in; the simplex takes the square roots in its
-        // own SIMD lanes (this class is compiled for the baseline ISA).
-        auto fill = [&](double* c, std::size_t rows) {
-            if (!transposed) {  // rows: the input's points; a column: one document word
-                for (std::size_t jj = 0; jj < nt; ++jj) {
-                    const T* from = block + tgt[jj] * ldb;
-                    double* to = c + jj * rows;
-                    if (ns == n)  // every input point kept: a contiguous, vectorised pass
-                        for (std::size_t ii = 0; ii < ns; ++ii) to[ii] = static_cast<double>(from[ii]);
-                    else
-                        for (std::size_t ii = 0; ii < ns; ++ii) to[ii] = static_cast<double>(from[src[ii]]);
-                }
-            } else {  // rows: the document's points
-                for (std::size_t ii = 0; ii < ns; ++ii) {
-                    double* to = c + ii * rows;
-                    for (std::size_t jj = 0; jj < nt; ++jj) to[jj] = static_cast<double>(block[tgt[jj] * ldb + src[ii]]);
-                }
-            }
-        };
-        return transposed ? s.workspace.solve_prepared(nt, ns, target_mass, s.mass.data(), fill)
-                          : s.workspace.solve_prepared(ns, nt, s.mass.data(), target_mass, fill);
+    // Validates the input's weights (a; nullptr: uniform, then a points to
+    // s.uniform) and keeps the positive ones: their indices in s.kept, their
+    // normalised masses in s.mass. Returns how many were kept.
+    std::size_t keep_input_weights(const double*& a, std::size_t n, Scratch& s) const {
+        if (a == nullptr) {
+            s.uniform.assign(n, 1.0);
+            a = s.uniform.data();
+        }
+        return detail::keep_positive_weights(a, n, "source", s.kept, s.mass);
+    }
+
+    // EMD of the input (n points, weights a, ns of them kept) to document j.
+    // squared(i, c): squared distance of input point i to word c of the
+    // document, for the closed forms. fill(cost, rows, transposed): the
+    // simplex's squared distances between the kept points, column-major,
+    // with the longer side as rows (the document's points when transposed);
+    // the simplex takes the square roots in its own SIMD lanes (this class is
+    // compiled for the baseline ISA).
+    template <class Squared, class Fill>
+    double document_distance(std::size_t j, std::size_t n, std::size_t ns, const double* a, Scratch& s,
+                             Squared&& squared, Fill&& fill) const {
+        const std::size_t first = word_offsets_[j], m = word_offsets_[j + 1] - first;
+        const std::size_t nt = kept_offsets_[j + 1] - kept_offsets_[j];
+        if (ns == 1 || nt == 1) {  // closed forms: the general entry point
+            s.cost.resize(n * m);
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t c = 0; c < m; ++c) s.cost[i * m + c] = std::sqrt(static_cast<double>(squared(i, c)));
+            return emd_from_cost(s.cost.data(), n, m, a, &weights_[first], s.workspace);
+        }
+        const double* target_mass = &mass_[kept_offsets_[j]];
+        if (ns < nt)
+            return s.workspace.solve_prepared(nt, ns, target_mass, s.mass.data(),
+                                              [&](double* cost, std::size_t rows) { fill(cost, rows, true); });
+        return s.workspace.solve_prepared(ns, nt, s.mass.data(), target_mass,
+                                          [&](double* cost, std::size_t rows) { fill(cost, rows, false); });
     }
 
     SimdLevel level_;
