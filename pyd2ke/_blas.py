@@ -8,10 +8,27 @@ product with an odd number of rows by another kernel (and numpy uses a
 matrix-vector routine for a single row), and sgemm's results change with the
 number of rows and their alignment. So products here run in float64 with an
 even number of rows and contiguous operands; float32 results are rounded
-from them. Callers limit BLAS to one thread (threaded dgemm splits work by size).
+from them. Callers limit BLAS to one thread with one_blas_thread() (threaded
+dgemm splits work by size).
 """
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
+
+_controller = None
+
+
+def one_blas_thread():
+    """A context manager that limits BLAS to one thread.
+
+    ``threadpoolctl.threadpool_limits`` scans the loaded libraries on every
+    call, about 4 ms, which dominated transforms of a few rows. The scan is
+    done once here: the BLAS that matters is numpy's, loaded before pyd2ke.
+    """
+    global _controller
+    if _controller is None:
+        _controller = ThreadpoolController()
+    return _controller.limit(limits=1, user_api="blas")
 
 
 def matmul_rows(A, B, out=None):

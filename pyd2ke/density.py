@@ -32,9 +32,8 @@ from scipy.spatial.distance import pdist, squareform
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
-from threadpoolctl import threadpool_limits
 
-from ._blas import matmul_rows
+from ._blas import matmul_rows, one_blas_thread
 from ._chunks import check_chunk, chunk_bounds
 from ._sets import PackedSets
 from ._validation import (
@@ -441,7 +440,7 @@ class _SampleSetTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
 
         # numpy's maps release the GIL on large arrays, so n_jobs threads with
         # one BLAS thread each use n_jobs cores without oversubscription.
-        with threadpool_limits(limits=1, user_api="blas"):
+        with one_blas_thread():
             if n_workers == 1:
                 work(0)
             else:

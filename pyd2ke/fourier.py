@@ -16,10 +16,9 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted, validate_data
-from threadpoolctl import threadpool_limits
 
 from . import _core
-from ._blas import matmul_rows
+from ._blas import matmul_rows, one_blas_thread
 from ._chunks import run_blocks
 from ._validation import (
     check_choice,
@@ -170,7 +169,7 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
                     P += matmul_rows(X[start:stop, a:e], engine.weights(a, e - a, 1))
             engine.cos_sin_into(P, out[start:stop], 1)
 
-        with threadpool_limits(limits=1, user_api="blas"):
+        with one_blas_thread():
             run_blocks(work, range(0, n, row_block), n_threads)
 
     @property

@@ -16,10 +16,9 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
-from threadpoolctl import threadpool_limits
 
 from . import _core
-from ._blas import matmul_rows
+from ._blas import matmul_rows, one_blas_thread
 from ._chunks import run_blocks
 from ._validation import (
     check_choice,
@@ -336,7 +335,7 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         # n_jobs threads in all: each runs single-threaded BLAS and products on
         # its own chunks (both release the GIL), so BLAS and OpenMP threads
         # never fight over the same cores.
-        with threadpool_limits(limits=1, user_api="blas"):
+        with one_blas_thread():
             run_blocks(work, range(n_workers), n_workers)
         return out
 

@@ -87,3 +87,32 @@ def test_pickled_size_does_not_grow_with_n(name):
     # Random objects differ between the two fits (their lengths vary), hence the
     # slack; data held by the estimator would grow about tenfold.
     assert large <= 1.05 * small + 1024, (small, large)
+
+
+@pytest.mark.parametrize("name", ["maclaurin", "fourier-rbf", "density-js", "mmd"])
+def test_blas_products_run_on_one_thread_and_the_callers_limit_returns(name, monkeypatch):
+    # Threaded BLAS splits a product by its size, which would make rows
+    # depend on their batch; the limit must hold inside every product and be
+    # undone afterwards.
+    import pyd2ke._blas as blas
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    def blas_threads():
+        return {info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"}
+
+    seen = []
+    original = blas.np.matmul
+
+    def spy(*args, **kwargs):
+        seen.append(blas_threads())
+        return original(*args, **kwargs)
+
+    make, data = CASES[name]
+    X = data(40)
+    model = make(0, 2).fit(X)
+    with threadpool_limits(limits=2, user_api="blas"):
+        monkeypatch.setattr(blas.np, "matmul", spy)
+        model.transform(X)
+        monkeypatch.undo()
+        assert blas_threads() == {2}
+    assert seen and all(s == {1} for s in seen)
