@@ -115,8 +115,8 @@ void test_features_and_threads() {
             // The same expression as distances_to_features: bit-identical.
             CHECK(one[i * r + j] == std::exp(-0.3 * d) * (1.0 / std::sqrt(static_cast<double>(r))));
         }
-    // Distances past the feature table's 2^20 entries are computed directly.
-    const std::u32string long_text((std::size_t{1} << 20) + 5, U'A');
+    // Distances past the feature table's 2^16 entries are computed directly.
+    const std::u32string long_text((std::size_t{1} << 16) + 5, U'A');
     std::vector<double> long_row(r);
     pyd2ke::d2ke_features(batch, std::vector<pyd2ke::TextView>{long_text}, 1e-6, pyd2ke::D2KEKernel::soft,
                           long_row.data(), 1);
@@ -126,7 +126,20 @@ void test_features_and_threads() {
     }
     std::vector<float> direct(texts.size() * r);
     pyd2ke::d2ke_features(batch, tv, 1.0, pyd2ke::D2KEKernel::direct, direct.data(), 2);
-    CHECK(direct[5] == static_cast<float>(dist[5] / 10.0));
+    for (std::size_t k = 0; k < direct.size(); ++k)
+        CHECK(direct[k] == static_cast<float>(dist[k] * (1.0 / std::sqrt(static_cast<double>(r)))));
+    // A pattern longer than every text (multi-word, past the lanes): its
+    // distance exceeds every text length and must still be in the table.
+    std::vector<std::u32string> mixed = {random_string(rng, 200, 4, 65), U"AB", U""};
+    std::vector<pyd2ke::TextView> mv(mixed.begin(), mixed.end());
+    const pyd2ke::LevenshteinBatch mixed_batch(mv);
+    std::vector<double> mixed_out(texts.size() * 3);
+    pyd2ke::d2ke_features(mixed_batch, tv, 0.01, pyd2ke::D2KEKernel::soft, mixed_out.data(), 2);
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        for (std::size_t j = 0; j < 3; ++j) {
+            const double d = static_cast<double>(pyd2ke::levenshtein_reference(texts[i], mixed[j]));
+            CHECK(mixed_out[i * 3 + j] == std::exp(-0.01 * d) * (1.0 / std::sqrt(3.0)));
+        }
     bool threw = false;
     try {
         pyd2ke::d2ke_features(batch, tv, -1.0, pyd2ke::D2KEKernel::soft, one.data(), 2);

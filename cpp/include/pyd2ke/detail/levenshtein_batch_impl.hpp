@@ -52,6 +52,7 @@ public:
         });
         for (std::uint32_t j : order) {
             const std::vector<std::uint32_t>& p = patterns[j];
+            longest_ = std::max(longest_, p.size());
             if (p.empty()) {
                 empty_patterns_.push_back(j);
             } else if (p.size() > 64) {
@@ -63,19 +64,31 @@ public:
         }
     }
 
-    // out[j] = distance from the text (n symbol ids) to pattern j.
-    template <class Out>
-    void distances(const std::uint32_t* ids, std::size_t n, Out* out) const {
+    // Calls emit(j, d) once for every pattern j, with d the distance from the
+    // text (n symbol ids) to pattern j, in lane order rather than j order:
+    // callers that turn distances into something else do it in this one
+    // pass instead of a scatter and a second pass.
+    template <class Emit>
+    void for_each_distance(const std::uint32_t* ids, std::size_t n, Emit&& emit) const {
         std::uint32_t dist[kMaxGroupBytes];
         for (const LaneGroup& g : groups_) {
             kernels_.by_log2_lane_bytes[g.log2_lane_bytes](peq_[g.peq_offset].bytes, masks_[g.mask_offset].bytes,
                                                            ids, n, dist);
-            for (std::size_t l = 0; l < g.pattern.size(); ++l) out[g.pattern[l]] = static_cast<Out>(dist[l]);
+            const std::uint32_t* pattern = g.pattern.data();
+            for (std::size_t l = 0; l < g.pattern.size(); ++l) emit(pattern[l], dist[l]);
         }
         for (std::size_t k = 0; k < long_patterns_.size(); ++k)
-            out[long_pattern_index_[k]] = static_cast<Out>(long_patterns_[k].distance(ids, n));
-        for (std::uint32_t j : empty_patterns_) out[j] = static_cast<Out>(n);
+            emit(long_pattern_index_[k], static_cast<std::uint32_t>(long_patterns_[k].distance(ids, n)));
+        for (std::uint32_t j : empty_patterns_) emit(j, static_cast<std::uint32_t>(n));
     }
+
+    // out[j] = distance from the text (n symbol ids) to pattern j.
+    template <class Out>
+    void distances(const std::uint32_t* ids, std::size_t n, Out* out) const {
+        for_each_distance(ids, n, [out](std::uint32_t j, std::uint32_t d) { out[j] = static_cast<Out>(d); });
+    }
+
+    std::size_t longest_pattern() const { return longest_; }
 
 private:
     void add_to_lane_group(std::uint32_t j, const std::vector<std::uint32_t>& p, std::size_t rows) {
@@ -112,6 +125,7 @@ private:
     std::vector<MyersPattern> long_patterns_;
     std::vector<std::uint32_t> long_pattern_index_;
     std::vector<std::uint32_t> empty_patterns_;
+    std::size_t longest_ = 0;
 };
 
 }  // namespace detail

@@ -108,6 +108,17 @@ public:
         distances(text, out, scratch);
     }
 
+    // Calls emit(j, levenshtein(text, pattern j)) for every j < size(), in an
+    // unspecified order.
+    template <class Emit>
+    void for_each_distance(const TextView& text, Scratch& scratch, Emit&& emit) const {
+        visit_text(text, [&](auto p, std::size_t n) { symbols_.map(p, n, scratch.ids); });
+        packed_.for_each_distance(scratch.ids.data(), scratch.ids.size(), emit);
+    }
+
+    // No distance from `text` to a pattern exceeds this.
+    std::size_t distance_bound(const TextView& text) const { return std::max(text.size, packed_.longest_pattern()); }
+
 private:
     static SimdLevel checked(SimdLevel level) {
         if (static_cast<int>(level) < 0 || level > detect_simd_level())

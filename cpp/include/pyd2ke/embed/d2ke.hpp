@@ -10,7 +10,9 @@
 //   batch.distances(object, out_row, scratch)
 //   Batch::integer_distances            (optional) true when every distance
 //                                        is a whole number, as Levenshtein's;
-//                                        distances() then also writes uint32
+//                                        the batch then also has
+//                                        for_each_distance(object, scratch, emit)
+//                                        and distance_bound(object)
 
 #include <algorithm>
 #include <cmath>
@@ -45,41 +47,36 @@ struct has_integer_distances : std::false_type {};
 template <class Batch>
 struct has_integer_distances<Batch, std::enable_if_t<Batch::integer_distances>> : std::true_type {};
 
-// Features from whole-number distances (the batch writes them as uint32):
-// exp(-gamma d) / sqrt(R) from a table filled once per thread, since the
-// distances of a row cluster around the text length and a row of R
-// features needs only a few exp calls. The table holds the values
-// distances_to_features computes, so outputs are bit-identical to it
-// whatever the thread.
-class IntegerFeatureMap {
+// Features from whole-number distances: exp(-gamma d) / sqrt(R) (or
+// d / sqrt(R)) looked up in a table of every distance the objects can have,
+// built once per call and shared by the threads: a row of R features needs
+// only a few distinct values. The table holds the values
+// distances_to_features computes, so outputs are bit-identical to it. Past
+// kMaxEntries (texts of more than 65536 symbols, whose distances cost far
+// more than R exp calls) values are computed one at a time.
+class IntegerFeatureTable {
 public:
-    IntegerFeatureMap(double gamma, std::size_t n_random, D2KEKernel kernel)
-        : gamma_(gamma), scale_(1.0 / std::sqrt(static_cast<double>(n_random))), kernel_(kernel) {}
+    static constexpr std::size_t kMaxEntries = std::size_t{1} << 16;
 
-    template <class T>
-    void apply(const std::uint32_t* distance, T* row, std::size_t n_random) {
-        if (kernel_ == D2KEKernel::direct) {
-            for (std::size_t j = 0; j < n_random; ++j) row[j] = static_cast<T>(distance[j] * scale_);
-            return;
+    IntegerFeatureTable(double gamma, std::size_t n_random, D2KEKernel kernel, std::size_t largest_distance)
+        : gamma_(gamma), scale_(1.0 / std::sqrt(static_cast<double>(n_random))), kernel_(kernel) {
+        if (largest_distance < kMaxEntries) {
+            value_.resize(largest_distance + 1);
+            for (std::size_t d = 0; d <= largest_distance; ++d) value_[d] = compute(static_cast<std::uint32_t>(d));
         }
-        std::uint32_t largest = 0;
-        for (std::size_t j = 0; j < n_random; ++j) largest = std::max(largest, distance[j]);
-        if (largest >= kMaxEntries) {
-            for (std::size_t j = 0; j < n_random; ++j) row[j] = static_cast<T>(soft(distance[j]));
-            return;
-        }
-        while (value_.size() <= largest) value_.push_back(soft(static_cast<std::uint32_t>(value_.size())));
-        const double* value = value_.data();
-        for (std::size_t j = 0; j < n_random; ++j) row[j] = static_cast<T>(value[distance[j]]);
+    }
+
+    bool complete() const { return !value_.empty(); }
+    double operator[](std::uint32_t d) const { return value_[d]; }
+    double compute(std::uint32_t d) const {
+        return kernel_ == D2KEKernel::soft ? std::exp(-gamma_ * static_cast<double>(d)) * scale_
+                                           : static_cast<double>(d) * scale_;
     }
 
 private:
-    static constexpr std::uint32_t kMaxEntries = std::uint32_t{1} << 20;
-    double soft(std::uint32_t d) const { return std::exp(-gamma_ * static_cast<double>(d)) * scale_; }
-
     double gamma_, scale_;
     D2KEKernel kernel_;
-    std::vector<double> value_;  // value_[d] = soft(d)
+    std::vector<double> value_;  // value_[d] = compute(d)
 };
 
 }  // namespace detail
@@ -101,22 +98,32 @@ void d2ke_features(const Batch& batch, const std::vector<Object>& objects, doubl
                    T* out, int n_threads) {
     if (!(gamma > 0) || !std::isfinite(gamma)) throw std::invalid_argument("gamma must be positive and finite");
     const std::size_t r = batch.size();
-    parallel_for_blocks(objects.size(), n_threads, 16, [&](std::size_t begin, std::size_t end) {
-        typename Batch::Scratch scratch;
-        if constexpr (detail::has_integer_distances<Batch>::value) {
-            detail::IntegerFeatureMap map(gamma, r, kernel);
-            std::vector<std::uint32_t> distance(r);
+    if constexpr (detail::has_integer_distances<Batch>::value) {
+        std::size_t largest = 0;
+        for (const Object& object : objects) largest = std::max(largest, batch.distance_bound(object));
+        const detail::IntegerFeatureTable table(gamma, r, kernel, largest);
+        parallel_for_blocks(objects.size(), n_threads, 16, [&](std::size_t begin, std::size_t end) {
+            typename Batch::Scratch scratch;
             for (std::size_t i = begin; i < end; ++i) {
-                batch.distances(objects[i], distance.data(), scratch);
-                map.apply(distance.data(), out + i * r, r);
+                T* row = out + i * r;
+                if (table.complete())
+                    batch.for_each_distance(objects[i], scratch,
+                                            [&](std::uint32_t j, std::uint32_t d) { row[j] = static_cast<T>(table[d]); });
+                else
+                    batch.for_each_distance(objects[i], scratch, [&](std::uint32_t j, std::uint32_t d) {
+                        row[j] = static_cast<T>(table.compute(d));
+                    });
             }
-        } else {
+        });
+    } else {
+        parallel_for_blocks(objects.size(), n_threads, 16, [&](std::size_t begin, std::size_t end) {
+            typename Batch::Scratch scratch;
             for (std::size_t i = begin; i < end; ++i) {
                 batch.distances(objects[i], out + i * r, scratch);
                 distances_to_features(out + i * r, r, gamma, kernel);
             }
-        }
-    });
+        });
+    }
 }
 
 }  // namespace pyd2ke
