@@ -51,29 +51,27 @@ struct has_integer_distances<Batch, std::enable_if_t<Batch::integer_distances>> 
 // d / sqrt(R)) looked up in a table of every distance the objects can have,
 // built once per call and shared by the threads: a row of R features needs
 // only a few distinct values. The table holds the values
-// distances_to_features computes, so outputs are bit-identical to it. Past
-// kMaxEntries (texts of more than 65536 symbols, whose distances cost far
-// more than R exp calls) values are computed one at a time.
+// distances_to_features computes, so outputs are bit-identical to it. It
+// stops at kMaxEntries; the rare larger distances (texts of more than 65536
+// symbols, whose distances cost far more than R exp calls) are computed.
 class IntegerFeatureTable {
 public:
     static constexpr std::size_t kMaxEntries = std::size_t{1} << 16;
 
     IntegerFeatureTable(double gamma, std::size_t n_random, D2KEKernel kernel, std::size_t largest_distance)
         : gamma_(gamma), scale_(1.0 / std::sqrt(static_cast<double>(n_random))), kernel_(kernel) {
-        if (largest_distance < kMaxEntries) {
-            value_.resize(largest_distance + 1);
-            for (std::size_t d = 0; d <= largest_distance; ++d) value_[d] = compute(static_cast<std::uint32_t>(d));
-        }
+        value_.resize(std::min(largest_distance + 1, kMaxEntries));
+        for (std::size_t d = 0; d < value_.size(); ++d) value_[d] = compute(static_cast<std::uint32_t>(d));
     }
 
-    bool complete() const { return !value_.empty(); }
-    double operator[](std::uint32_t d) const { return value_[d]; }
+    double operator()(std::uint32_t d) const { return d < value_.size() ? value_[d] : compute(d); }
+
+private:
     double compute(std::uint32_t d) const {
         return kernel_ == D2KEKernel::soft ? std::exp(-gamma_ * static_cast<double>(d)) * scale_
                                            : static_cast<double>(d) * scale_;
     }
 
-private:
     double gamma_, scale_;
     D2KEKernel kernel_;
     std::vector<double> value_;  // value_[d] = compute(d)
@@ -106,13 +104,8 @@ void d2ke_features(const Batch& batch, const std::vector<Object>& objects, doubl
             typename Batch::Scratch scratch;
             for (std::size_t i = begin; i < end; ++i) {
                 T* row = out + i * r;
-                if (table.complete())
-                    batch.for_each_distance(objects[i], scratch,
-                                            [&](std::uint32_t j, std::uint32_t d) { row[j] = static_cast<T>(table[d]); });
-                else
-                    batch.for_each_distance(objects[i], scratch, [&](std::uint32_t j, std::uint32_t d) {
-                        row[j] = static_cast<T>(table.compute(d));
-                    });
+                batch.for_each_distance(objects[i], scratch,
+                                        [&](std::uint32_t j, std::uint32_t d) { row[j] = static_cast<T>(table(d)); });
             }
         });
     } else {
