@@ -18,8 +18,8 @@ N(mu, a A A' + B) truncated to the box [-5, 5]^2 of the means (the paper
 says "truncated" but not where). 4000 training sets (the paper's figure
 also has 8000 and 16000: --n-train), 2000 test sets. The
 KDE bandwidth (0.5..8 x the cv rule; MMD: the base bandwidth, 1/16..1 x the
-median rule) and sigma (0.25..4 x the median rule) are picked on a
-validation split (the last 10% of the training sets) with the exact
+median rule), sigma (0.25..16 x the median rule) and, for JS and TV,
+n_lambdas (5 or 10) are picked on a validation split (the last 10% of the training sets) with the exact
 pre-RFF embedding and scikit-learn's RBFSampler (1000 features) on top;
 then the estimator itself with D = 5000 features on all training sets, and
 RidgeCV picks the ridge penalty by leave-one-out. A paired bootstrap over
@@ -192,12 +192,11 @@ def rmse(a, b):
     return float(np.sqrt(np.mean((a - b) ** 2)))
 
 
-def _select_and_fit(make, embed, width0, width_scales, sigma_scales, train, y_train, test, n_val, D_select, D_final):
-    """Pick the width (KDE or base bandwidth) and sigma on the validation
-    split: the pre-RFF embedding is computed once per width, and the RBF
-    kernel on it is approximated by scikit-learn's RBFSampler with D_select
-    features. Then the estimator itself with D_final features, on all
-    training sets."""
+def _select(make, embed, width0, width_scales, sigma_scales, train, y_train, n_val, D_select):
+    """The (validation RMSE, width, width scale, sigma, sigma scale) with the
+    lowest RMSE on the validation split: the pre-RFF embedding is computed
+    once per width, and the RBF kernel on it is approximated by
+    scikit-learn's RBFSampler with D_select features."""
     fit_part, y_fit, y_val = train[:-n_val], y_train[:-n_val], y_train[-n_val:]
     best = None
     for width_scale in width_scales:
@@ -211,15 +210,18 @@ def _select_and_fit(make, embed, width0, width_scales, sigma_scales, train, y_tr
             score = rmse(model.predict(rbf.transform(E[-n_val:])), y_val)
             if best is None or score < best[0]:
                 best = (score, width, width_scale, sigma, scale)
-    _, width, width_scale, sigma, scale = best
+    return best
+
+
+def _fit_predict(make, width, sigma, train, y_train, test, D_final):
+    """The estimator itself with D_final features on all training sets, and
+    RidgeCV (leave-one-out) on top: test predictions and the chosen alpha."""
     t0 = time.perf_counter()
     est = make(width, sigma, D_final).fit(train)
     Z_train, Z_test = est.transform(train), est.transform(test)
     t_features = time.perf_counter() - t0
     model = RidgeCV(alphas=ALPHAS).fit(Z_train, y_train)
-    note = (f"width {width:.4f} (x{width_scale}), sigma {sigma:.4g} (median x{scale}), alpha {model.alpha_:.2g}, "
-            f"features {t_features:.1f} s")
-    return model.predict(Z_test), note
+    return model.predict(Z_test), model.alpha_, t_features
 
 
 def _paired_bootstrap(pred_a, pred_b, y, rng, rounds=2000):
@@ -238,12 +240,13 @@ def regression(args):
         sizes = tuple(int(n) for n in args.set_sizes.split(","))
     D_select, D_final = (500, 1000) if args.quick else (1000, 5000)
     n_val = n_train // 10
-    sigma_scales = (0.5, 1.0, 2.0) if args.quick else (0.25, 0.5, 1.0, 2.0, 4.0)
+    sigma_scales = (0.5, 1.0, 2.0) if args.quick else (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
     kde_scales = (0.5, 1, 2) if args.quick else (0.5, 1, 2, 4, 8)
     mmd_scales = (1 / 8, 1 / 4, 1 / 2) if args.quick else (1 / 16, 1 / 8, 1 / 4, 1 / 2, 1)
+    lambda_counts = (5,) if args.quick else (5, 10)
     print(f"\nMixture-component regression: {n_train} training sets (the last 10% for validation), {n_test} test "
-          f"sets; ridge on D = {D_final} features (KDE/base bandwidth and sigma picked on the validation split "
-          f"with {D_select} RBFSampler features of the pre-RFF embedding)", flush=True)
+          f"sets; ridge on D = {D_final} features (KDE/base bandwidth, sigma and, for JS/TV, n_lambdas picked on "
+          f"the validation split with {D_select} RBFSampler features of the pre-RFF embedding)", flush=True)
     results, notes, intervals = {}, [], []
     rng = np.random.default_rng(0)
     for n in sizes:
@@ -253,22 +256,32 @@ def regression(args):
         h0 = DensityKernelFeatures("js", n_components=2, random_state=0).fit(train).bandwidth_
         b0 = MeanEmbeddingFeatures(2, random_state=0).fit(train).base_bandwidth_
         for name in ("js", "hellinger", "tv", "l2", "mmd"):
+            candidates = []  # (validation RMSE, n_lambdas, width, width scale, sigma, sigma scale, make)
             if name == "mmd":
                 def make(width, sigma, D):
                     return MeanEmbeddingFeatures(D, base_bandwidth=width, sigma=sigma, random_state=0)
 
-                embed, width0, scales = (lambda est, X: est.mean_embeddings(X)), b0, mmd_scales
+                best = _select(make, lambda est, X: est.mean_embeddings(X), b0, mmd_scales, sigma_scales, train,
+                               y_train, n_val, D_select)
+                candidates.append((best[0], None, *best[1:], make))
                 label = f"base bandwidth (median {b0:.4f})"
             else:
-                def make(width, sigma, D, divergence=name):
-                    return DensityKernelFeatures(divergence, n_components=D, bandwidth=width, sigma=sigma,
-                                                 random_state=0)
+                # n_lambdas only matters where the measure is not a point mass (JS, TV).
+                for M in lambda_counts if name in ("js", "tv") else lambda_counts[:1]:
+                    def make(width, sigma, D, divergence=name, M=M):
+                        return DensityKernelFeatures(divergence, n_components=D, bandwidth=width, sigma=sigma,
+                                                     n_lambdas=M, random_state=0)
 
-                embed, width0, scales = (lambda est, X: est.projection_features(X)), h0, kde_scales
+                    best = _select(make, lambda est, X: est.projection_features(X), h0, kde_scales, sigma_scales,
+                                   train, y_train, n_val, D_select)
+                    candidates.append((best[0], M, *best[1:], make))
                 label = f"KDE bandwidth (cv {h0:.4f})"
-            predictions[name], note = _select_and_fit(make, embed, width0, scales, sigma_scales, train, y_train,
-                                                      test, n_val, D_select, D_final)
-            notes.append(f"|chi|={n} {name}: {label} {note}")
+            score, M, width, width_scale, sigma, scale, make = min(candidates, key=lambda c: c[0])
+            predictions[name], alpha, t_features = _fit_predict(make, width, sigma, train, y_train, test, D_final)
+            lambdas = f", n_lambdas {M}" if name in ("js", "tv") else ""
+            notes.append(f"|chi|={n} {name}: {label} width {width:.4f} (x{width_scale}), sigma {sigma:.4g} "
+                         f"(median x{scale}){lambdas}, validation RMSE {score:.4f}, alpha {alpha:.2g}, "
+                         f"features {t_features:.1f} s")
             print(f"  ... |chi|={n} {name}: RMSE {rmse(predictions[name], y_test):.3f}", flush=True)
         for name, pred in predictions.items():
             results.setdefault(name, []).append(rmse(pred, y_test))
