@@ -19,8 +19,8 @@ says "truncated" but not where). 4000 training sets (the paper's figure
 also has 8000 and 16000: --n-train), 2000 test sets. The
 KDE bandwidth (0.5..8 x the cv rule; MMD: the base bandwidth, 1/16..1 x the
 median rule), sigma (0.25..16 x the median rule) and, for JS and TV,
-n_lambdas (5 or 10) are picked on a validation split (the last 10% of the training sets) with the exact
-pre-RFF embedding and scikit-learn's RBFSampler (1000 features) on top;
+n_lambdas (5 or 10) are picked on a validation split (the last 10% of the
+training sets) with the exact pre-RFF embedding and scikit-learn's RBFSampler (1000 features) on top;
 then the estimator itself with D = 5000 features on all training sets, and
 RidgeCV picks the ridge penalty by leave-one-out. A paired bootstrap over
 the test sets gives intervals for the RMSE differences.
@@ -256,27 +256,26 @@ def regression(args):
         h0 = DensityKernelFeatures("js", n_components=2, random_state=0).fit(train).bandwidth_
         b0 = MeanEmbeddingFeatures(2, random_state=0).fit(train).base_bandwidth_
         for name in ("js", "hellinger", "tv", "l2", "mmd"):
-            candidates = []  # (validation RMSE, n_lambdas, width, width scale, sigma, sigma scale, make)
+            # One option per n_lambdas tried: (n_lambdas, make, embed, base width, width scales).
             if name == "mmd":
                 def make(width, sigma, D):
                     return MeanEmbeddingFeatures(D, base_bandwidth=width, sigma=sigma, random_state=0)
 
-                best = _select(make, lambda est, X: est.mean_embeddings(X), b0, mmd_scales, sigma_scales, train,
-                               y_train, n_val, D_select)
-                candidates.append((best[0], None, *best[1:], make))
+                options = [(None, make, lambda est, X: est.mean_embeddings(X), b0, mmd_scales)]
                 label = f"base bandwidth (median {b0:.4f})"
             else:
+                options = []
                 # n_lambdas only matters where the measure is not a point mass (JS, TV).
                 for M in lambda_counts if name in ("js", "tv") else lambda_counts[:1]:
                     def make(width, sigma, D, divergence=name, M=M):
                         return DensityKernelFeatures(divergence, n_components=D, bandwidth=width, sigma=sigma,
                                                      n_lambdas=M, random_state=0)
 
-                    best = _select(make, lambda est, X: est.projection_features(X), h0, kde_scales, sigma_scales,
-                                   train, y_train, n_val, D_select)
-                    candidates.append((best[0], M, *best[1:], make))
+                    options.append((M, make, lambda est, X: est.projection_features(X), h0, kde_scales))
                 label = f"KDE bandwidth (cv {h0:.4f})"
-            score, M, width, width_scale, sigma, scale, make = min(candidates, key=lambda c: c[0])
+            candidates = [(*_select(make, embed, width0, scales, sigma_scales, train, y_train, n_val, D_select),
+                           M, make) for M, make, embed, width0, scales in options]
+            score, width, width_scale, sigma, scale, M, make = min(candidates, key=lambda c: c[0])
             predictions[name], alpha, t_features = _fit_predict(make, width, sigma, train, y_train, test, D_final)
             lambdas = f", n_lambdas {M}" if name in ("js", "tv") else ""
             notes.append(f"|chi|={n} {name}: {label} width {width:.4f} (x{width_scale}), sigma {sigma:.4g} "
