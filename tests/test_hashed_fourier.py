@@ -122,6 +122,27 @@ def test_rbf_approximation():
     assert mean_error(K, Z) < 1.3 * np.sqrt(2 / (np.pi * 4096))
 
 
+@pytest.mark.parametrize("n_components", [2, 6, 70, 1024])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_rows_features_do_not_depend_on_its_batch(n_components, dtype):
+    # Labels that recur across the strings of one call get their weights
+    # computed once and shared; a string transformed alone shares nothing.
+    # Both must give the same bits.
+    rng = np.random.default_rng(3)
+    lengths = [1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 130, 300] * 3
+    strings = ["".join(rng.choice(list("ACGT"), size=n)) for n in lengths]
+    S = esp_sketches(strings)
+    h = HashedRandomFourier(n_components=n_components, beta=20.0, random_state=1, dtype=dtype).fit(S)
+    together = h.transform(S)
+    alone = np.vstack([h.transform(S[i:i + 1]) for i in range(len(S))])
+    np.testing.assert_array_equal(together, alone)
+    np.testing.assert_array_equal(h.set_params(n_jobs=2).transform(S), together)
+    # CSR rows with recurring columns (and explicit zeros), same rule.
+    X = sp.random(40, 50, density=0.3, random_state=4, format="csr", data_rvs=lambda n: rng.integers(0, 4, n))
+    hx = HashedRandomFourier(kernel="rbf", gamma=0.1, n_components=n_components, random_state=2, dtype=dtype).fit(X)
+    np.testing.assert_array_equal(hx.transform(X), np.vstack([hx.transform(X[i]) for i in range(40)]))
+
+
 def test_huge_coordinate_ids_use_constant_memory():
     ids = np.array([0, 2**63, 2**64 - 1], dtype=np.uint64)
     S = ESPSketches(ids, np.ones(3), np.array([0, 1, 3]))

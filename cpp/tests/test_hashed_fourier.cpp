@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -127,6 +128,75 @@ void test_levels() {
     }
 }
 
+// Rows drawing most ids from a small pool (so they recur; some twice in one
+// row) and some of their own, in any order, with zero values among them:
+// the weights of a coordinate are generated once per block of rows, and
+// the output is the same bits whatever the blocks (one row each, a few,
+// automatic) and the thread count, equal to the row-by-row reference.
+void test_blocks() {
+    std::mt19937_64 rng(21);
+    for (FourierKernel kernel : {FourierKernel::laplacian, FourierKernel::rbf}) {
+        const double bw = kernel == FourierKernel::laplacian ? 1.5 : 0.05;
+        for (std::size_t D : {2, 6, 8, 18, 130, 1024}) {
+            const std::size_t half = D / 2;
+            for (std::size_t rows : {1, 2, 9, 40}) {
+                std::vector<std::int64_t> indptr{0};
+                std::vector<std::uint64_t> ids;
+                std::vector<double> vals;
+                for (std::size_t i = 0; i < rows; ++i) {
+                    const std::size_t nnz = rng() % 40;
+                    for (std::size_t p = 0; p < nnz; ++p) {
+                        ids.push_back(rng() % 3 ? rng() % 25 : rng());
+                        vals.push_back(rng() % 7 ? static_cast<double>(1 + rng() % 5) : 0.0);
+                    }
+                    indptr.push_back(static_cast<std::int64_t>(ids.size()));
+                }
+                std::vector<double> ref(rows * D);
+                if (D <= 130)
+                    for (std::size_t i = 0; i < rows; ++i)
+                        for (std::size_t k = 0; k < half; ++k) {
+                            double s = 0;
+                            for (std::int64_t p = indptr[i]; p < indptr[i + 1]; ++p)
+                                s += vals[p] * ref_weight(kernel, bw, 99, ids[p], k);
+                            ref[i * D + k] = std::sqrt(2.0 / D) * std::cos(s);
+                            ref[i * D + half + k] = std::sqrt(2.0 / D) * std::sin(s);
+                        }
+                for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
+                    const pyd2ke::HashedRandomFourier f(kernel, bw, D, 99, level);
+                    std::vector<double> one(rows * D);
+                    std::vector<float> one_f(rows * D);
+                    f.transform_sparse(ids.data(), vals.data(), indptr.data(), rows, one.data(), 1, 1);
+                    f.transform_sparse(ids.data(), vals.data(), indptr.data(), rows, one_f.data(), 1, 1);
+                    if (D <= 130)
+                        for (std::size_t q = 0; q < one.size(); ++q) CHECK(std::fabs(one[q] - ref[q]) <= 1e-7);
+                    for (std::size_t block_rows : {2, 3, 0}) {
+                        for (int threads : {1, 2}) {
+                            std::vector<double> z(rows * D, -7.0);
+                            std::vector<float> zf(rows * D, -7.0f);
+                            f.transform_sparse(ids.data(), vals.data(), indptr.data(), rows, z.data(), threads, block_rows);
+                            f.transform_sparse(ids.data(), vals.data(), indptr.data(), rows, zf.data(), threads, block_rows);
+                            CHECK(std::memcmp(z.data(), one.data(), z.size() * sizeof(double)) == 0);
+                            CHECK(std::memcmp(zf.data(), one_f.data(), zf.size() * sizeof(float)) == 0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Rows with more nonzeros than a block sorts at once, among short ones.
+    const std::size_t long_row = pyd2ke::HashedRandomFourier::kBlockEntries + 1000;
+    std::vector<std::int64_t> indptr{0, 3, static_cast<std::int64_t>(3 + long_row),
+                                     static_cast<std::int64_t>(3 + 2 * long_row), static_cast<std::int64_t>(6 + 2 * long_row)};
+    std::vector<std::int64_t> ids(indptr.back());
+    for (auto& id : ids) id = static_cast<std::int64_t>(rng() % 100000);
+    const std::vector<double> vals(ids.size(), 1.0);
+    const pyd2ke::HashedRandomFourier f(FourierKernel::laplacian, 30.0, 8, 5);
+    std::vector<double> one(4 * 8), automatic(4 * 8);
+    f.transform_sparse(ids.data(), vals.data(), indptr.data(), 4, one.data(), 1, 1);
+    f.transform_sparse(ids.data(), vals.data(), indptr.data(), 4, automatic.data(), 2);
+    CHECK(std::memcmp(one.data(), automatic.data(), one.size() * sizeof(double)) == 0);
+}
+
 void test_approximation() {
     // Laplacian kernel on random count vectors, the paper's error measure.
     std::mt19937_64 rng(1);
@@ -176,6 +246,7 @@ void test_errors() {
 int main() {
     test_sincos();
     test_levels();
+    test_blocks();
     test_approximation();
     test_errors();
     return test_verdict();

@@ -2,8 +2,8 @@
 // Kernels of HashedRandomFourier: the weight w[j, k] of input coordinate j
 // and frequency k is derived on the fly from counter_hash(key_j, k), mapped
 // to a Cauchy (Laplacian kernel) or Gaussian (RBF kernel) deviate by the
-// inverse CDF, and accumulated into the projections s_k. Then cos/sin of the
-// projections. Each ISA gets its own namespace (vector code compiled for
+// inverse CDF (a row of them per coordinate), and added into the
+// projections s_k. Then cos/sin of the projections. Each ISA gets its own namespace (vector code compiled for
 // AVX2 can never be picked on a CPU without it); the portable kernels use
 // std:: functions and are the definition the vector kernels must match to
 // within a few ulps.
@@ -88,10 +88,9 @@ inline double unit_weight(double u) {
         return inverse_normal(u);
 }
 
-// s[k] += coef * unit_weight(u(key, k)) for k < half.
-template <FourierKernel K>
-inline void hashed_accumulate_portable(std::uint64_t key, double coef, std::size_t half, double* s) {
-    for (std::size_t k = 0; k < half; ++k) s[k] += coef * unit_weight<K>(open_unit(counter_hash(key, k)));
+// s[k] += coef * w[k] for k < half: one coordinate's term of the projections.
+inline void add_weights_portable(const double* w, double coef, std::size_t half, double* s) {
+    for (std::size_t k = 0; k < half; ++k) s[k] += coef * w[k];
 }
 
 // out[k] = scale * cos(p[k]), out[half + k] = scale * sin(p[k]).
@@ -217,10 +216,10 @@ struct FourierVec {
         }
     }
 
-    // half must be a multiple of lanes (callers pad their buffers).
-    template <FourierKernel K>
-    static PYD2KE_ALWAYS_INLINE void accumulate(std::uint64_t key, double coef, std::size_t half, double* s) {
-        for (std::size_t k = 0; k < half; k += lanes) store(s + k, load(s + k) + coef * weights<K>(uniforms(key, k)));
+    // s[k] += coef * w[k]: one coordinate's term of the projections (half a
+    // multiple of lanes: callers pad their buffers).
+    static PYD2KE_ALWAYS_INLINE void add_weights(const double* w, double coef, std::size_t half, double* s) {
+        for (std::size_t k = 0; k < half; k += lanes) store(s + k, load(s + k) + coef * load(w + k));
     }
 
     template <FourierKernel K>
@@ -277,9 +276,8 @@ struct FourierVec {
 
 #define PYD2KE_DEFINE_FOURIER_KERNELS(target_attribute, vec_bytes)                                                  \
     constexpr std::size_t fourier_lanes = vec_bytes / 8;                                                           \
-    template <FourierKernel K>                                                                                     \
-    target_attribute inline void hashed_accumulate(std::uint64_t key, double coef, std::size_t half, double* s) { \
-        FourierVec<vec_bytes>::accumulate<K>(key, coef, half, s);                                                  \
+    target_attribute inline void add_weights(const double* w, double coef, std::size_t half, double* s) {         \
+        FourierVec<vec_bytes>::add_weights(w, coef, half, s);                                                      \
     }                                                                                                              \
     template <FourierKernel K>                                                                                     \
     target_attribute inline void hashed_weight_row(std::uint64_t key, double scale, std::size_t half, double* w) { \
@@ -309,7 +307,7 @@ PYD2KE_DEFINE_FOURIER_KERNELS(PYD2KE_TARGET("avx512f,avx512bw,fma"), 64)
 // buffer must be padded to.
 template <FourierKernel K, class T>
 struct FourierKernels {
-    void (*accumulate)(std::uint64_t, double, std::size_t, double*);
+    void (*add_weights)(const double*, double, std::size_t, double*);
     void (*weight_row)(std::uint64_t, double, std::size_t, double*);
     void (*cos_sin)(const double*, std::size_t, double, T*);
     std::size_t lanes;
@@ -325,17 +323,17 @@ inline FourierKernels<K, T> fourier_kernels(SimdLevel level) {
     switch (level) {
 #if PYD2KE_X86_DISPATCH
         case SimdLevel::avx512:
-            return {simd_avx512::hashed_accumulate<K>, simd_avx512::hashed_weight_row<K>, simd_avx512::cos_sin<T>,
+            return {simd_avx512::add_weights, simd_avx512::hashed_weight_row<K>, simd_avx512::cos_sin<T>,
                     simd_avx512::fourier_lanes};
         case SimdLevel::avx2:
-            return {simd_avx2::hashed_accumulate<K>, simd_avx2::hashed_weight_row<K>, simd_avx2::cos_sin<T>,
+            return {simd_avx2::add_weights, simd_avx2::hashed_weight_row<K>, simd_avx2::cos_sin<T>,
                     simd_avx2::fourier_lanes};
         case SimdLevel::sse2:
-            return {simd_sse2::hashed_accumulate<K>, simd_sse2::hashed_weight_row<K>, simd_sse2::cos_sin<T>,
+            return {simd_sse2::add_weights, simd_sse2::hashed_weight_row<K>, simd_sse2::cos_sin<T>,
                     simd_sse2::fourier_lanes};
 #endif
         default:
-            return {hashed_accumulate_portable<K>, portable_weight_row<K>, cos_sin_portable<T>, 1};
+            return {add_weights_portable, portable_weight_row<K>, cos_sin_portable<T>, 1};
     }
 }
 

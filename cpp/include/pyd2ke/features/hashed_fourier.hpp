@@ -20,12 +20,18 @@
 
 #include "../core/cpu_features.hpp"
 #include "../core/parallel.hpp"
+#include "../detail/entries_by_coordinate.hpp"
 #include "../detail/hashed_fourier_impl.hpp"
 
 namespace pyd2ke {
 
 class HashedRandomFourier {
 public:
+    // Sparse rows per block: accumulator memory, and nonzeros sorted at once
+    // (unless one row has more).
+    static constexpr std::size_t kBlockAccumulatorBytes = std::size_t{4} << 20;
+    static constexpr std::size_t kBlockEntries = std::size_t{1} << 20;
+
     // bandwidth: beta for the Laplacian kernel, gamma for the RBF kernel.
     HashedRandomFourier(FourierKernel kernel, double bandwidth, std::size_t n_components, std::uint64_t seed,
                         SimdLevel level = detect_simd_level())
@@ -72,14 +78,16 @@ public:
 
     // Sparse rows: row i holds coordinates ids[indptr[i] .. indptr[i+1]) with
     // values values[...]. Index is any integer type (CSR column indices, ESP
-    // labels). out is rows x D, row-major.
+    // labels). out is rows x D, row-major. Rows are processed in blocks of at
+    // most block_rows (0: automatic), each coordinate's weights generated once
+    // per block; the output is the same bits whatever the blocks and n_threads.
     template <class Index, class Value, class T>
     void transform_sparse(const Index* ids, const Value* values, const std::int64_t* indptr, std::size_t rows, T* out,
-                          int n_threads = 1) const {
+                          int n_threads = 1, std::size_t block_rows = 0) const {
         if (kernel_ == FourierKernel::laplacian)
-            sparse_impl<FourierKernel::laplacian>(ids, values, indptr, rows, out, n_threads);
+            sparse_impl<FourierKernel::laplacian>(ids, values, indptr, rows, out, n_threads, block_rows);
         else
-            sparse_impl<FourierKernel::rbf>(ids, values, indptr, rows, out, n_threads);
+            sparse_impl<FourierKernel::rbf>(ids, values, indptr, rows, out, n_threads, block_rows);
     }
 
     // Dense rows (rows x dim, row-major) by the same hashed accumulation:
@@ -109,27 +117,44 @@ private:
         });
     }
 
+    // Projections accumulated per block of rows, coordinate by coordinate:
+    // one weight row per distinct coordinate of the block, added to each row
+    // that holds it (rows receive their terms in ascending coordinate order).
     template <FourierKernel K, class Index, class Value, class T>
     void sparse_impl(const Index* ids, const Value* values, const std::int64_t* indptr, std::size_t rows, T* out,
-                     int n_threads) const {
+                     int n_threads, std::size_t block_rows) const {
+        if (rows == 0) return;
         const auto kernels = detail::fourier_kernels<K, T>(level_);
         const std::size_t h = half();
         const std::size_t padded = (h + kernels.lanes - 1) / kernels.lanes * kernels.lanes;
         const double scale = output_scale();
-        parallel_for_blocks(rows, n_threads, 8, [&](std::size_t begin, std::size_t end) {
-            std::vector<double> s(padded);
-            for (std::size_t i = begin; i < end; ++i) {
-                std::fill(s.begin(), s.end(), 0.0);
-                for (std::int64_t p = indptr[i]; p < indptr[i + 1]; ++p) {
-                    const double v = static_cast<double>(values[p]);
-                    if (v == 0) continue;
-                    const std::uint64_t key = detail::coordinate_key(seed_, static_cast<std::uint64_t>(ids[p]));
-                    kernels.accumulate(key, v * scale_, padded, s.data());
+        if (block_rows == 0) {
+            // Accumulators of a block within a few MiB, and a block per thread at least.
+            const std::size_t threads = static_cast<std::size_t>(std::max(1, n_threads));
+            block_rows = std::max<std::size_t>(
+                1, std::min(kBlockAccumulatorBytes / (padded * sizeof(double)), (rows + threads - 1) / threads));
+        }
+        const std::vector<std::size_t> starts = detail::row_blocks(indptr, rows, block_rows, kBlockEntries);
+        parallel_for_blocks(starts.size() - 1, n_threads, 1, [&](std::size_t first_block, std::size_t last_block) {
+            std::vector<detail::CoordinateEntry> entries;
+            std::vector<double> weights(padded, 0.0), s;
+            for (std::size_t b = first_block; b < last_block; ++b) {
+                const std::size_t begin = starts[b], end = starts[b + 1];
+                detail::entries_by_coordinate(ids, values, indptr, begin, end, entries);
+                s.assign((end - begin) * padded, 0.0);
+                for (std::size_t e = 0; e < entries.size();) {
+                    const std::uint64_t id = entries[e].id;
+                    kernels.weight_row(detail::coordinate_key(seed_, id), 1.0, h, weights.data());
+                    for (; e < entries.size() && entries[e].id == id; ++e)
+                        kernels.add_weights(weights.data(), entries[e].value * scale_, padded,
+                                            s.data() + entries[e].row * padded);
                 }
-                kernels.cos_sin(s.data(), h, scale, out + i * n_components_);
+                for (std::size_t i = begin; i < end; ++i)
+                    kernels.cos_sin(s.data() + (i - begin) * padded, h, scale, out + i * n_components_);
             }
         });
     }
+
 
     FourierKernel kernel_;
     std::size_t n_components_;
