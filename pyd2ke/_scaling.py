@@ -3,10 +3,18 @@ N and their length L for each method with its default parameters, the
 fitted log-log slope (1 = linear), and plots in the style of Figure 2 of
 the RSE paper (measured times with linear and quadratic reference lines).
 
-Each model is fitted on 50 objects of the size being measured and only
-``transform`` is timed: the median of three rounds, each timing every size of
-a sweep once. Sizes are chosen so that the smallest measurement takes tens of
-milliseconds: below that, fixed per-call overhead flattens the slope.
+Only ``transform`` is timed: the median of three rounds, each timing every
+size of a sweep once. Sizes are chosen so that the smallest measurement takes
+tens of milliseconds: below that, fixed per-call overhead flattens the slope.
+
+Each sweep fits one model, on 50 objects of its first size, and transforms
+every size with it, as a user embeds objects of any length with one fitted
+model. Refitting at each length would change the random objects along with
+L: RSE's default sampler cuts its random strings from the fit strings, and
+the lengths it drew (hence the SIMD lane groups each symbol passes through)
+differed from one L to the next. Two methods are refitted at every size
+because their fitted shape follows L: SFMCGK (walks of 3 x the longest fit
+string) and RandomMaclaurin (L is the input dimension).
 """
 
 import shlex
@@ -64,18 +72,19 @@ def _models():
 
 
 # method: (data maker (n, length), what L is, L for the N sweep, N for the
-# L sweep). The fixed sizes make the smallest point take roughly 50-100 ms on
-# one core, so that per-call overhead does not flatten the slope.
+# L sweep, whether the fitted model's shape follows L). The fixed sizes make
+# the smallest point take roughly 50-100 ms on one core, so that per-call
+# overhead does not flatten the slope.
 N_GRID = [1000, 10000, 100000]
 L_GRID = [128, 512, 2048, 8192]
 METHODS = {
-    "RSE": (random_strings, "string length", 4096, 10000),
-    "RWS": (random_series, "series length, 3 channels", 32, 300),
-    "RandomSetEmbedding": (random_sets, "set size, 16-d vectors", 16, 200),
-    "WME": (random_documents, "words per document, 16-d vectors", 4, 40),
-    "SFMEDM": (random_strings, "string length", 16, 300),
-    "SFMCGK": (random_strings, "string length", 8, 60),
-    "RandomMaclaurin": (random_vectors, "input dimension", 1024, 10000),
+    "RSE": (random_strings, "string length", 4096, 10000, False),
+    "RWS": (random_series, "series length, 3 channels", 32, 300, False),
+    "RandomSetEmbedding": (random_sets, "set size, 16-d vectors", 16, 200, False),
+    "WME": (random_documents, "words per document, 16-d vectors", 4, 40, False),
+    "SFMEDM": (random_strings, "string length", 16, 300, False),
+    "SFMCGK": (random_strings, "string length", 8, 60, True),
+    "RandomMaclaurin": (random_vectors, "input dimension", 1024, 10000, True),
 }
 
 
@@ -87,20 +96,30 @@ def loglog_slope(sizes, times):
 ROUNDS = 3
 
 
-def measure(method, sizes, make_data, n_jobs, progress=None, rounds=ROUNDS):
+def measure(method, sizes, make_data, n_jobs, progress=None, rounds=ROUNDS, refit=False):
     """Transform times of `method` (default parameters) on make_data(size) for
     each size: the median over `rounds` rounds, each of which times every
     size once. Interleaved rounds make a drift in the speed of a shared
     machine (20 % from minute to minute on the VMs this ran on) hit all sizes
-    alike, where timing one size after the other would bend the slope."""
+    alike, where timing one size after the other would bend the slope;
+    rounds alternate between ascending and descending order. The model is
+    fitted on 50 objects of the first size, or of each size when `refit`."""
     factory = _models()[method]
     setups = []
+    model = None
     for size in sizes:
         X = make_data(size)
-        setups.append((X, factory(random_state=0, n_jobs=n_jobs).fit(X[:50])))
+        if model is None or refit:
+            model = factory(random_state=0, n_jobs=n_jobs).fit(X[:50])
+        setups.append((X, model))
     times = [[] for _ in sizes]
     for round_ in range(rounds):
-        for size, (X, model), size_times in zip(sizes, setups, times):
+        # Ascending, then descending, ...: in ascending order only, the
+        # smallest size always ran right after the largest one had swept
+        # the caches and freed its pages.
+        order = range(len(sizes)) if round_ % 2 == 0 else reversed(range(len(sizes)))
+        for i in order:
+            size, (X, model), size_times = sizes[i], setups[i], times[i]
             if progress is not None:
                 progress.step(f"{method} size {size}, round {round_ + 1} of {rounds}")
             t0 = time.perf_counter()
@@ -110,21 +129,22 @@ def measure(method, sizes, make_data, n_jobs, progress=None, rounds=ROUNDS):
 
 
 def sweeps(method, quick):
-    make, what, l_for_n, n_for_l = METHODS[method]
+    make, what, l_for_n, n_for_l, sized_model = METHODS[method]
     # --quick drops the largest size of each sweep.
     n_grid, l_grid = (N_GRID[:-1], L_GRID[:-1]) if quick else (N_GRID, L_GRID)
-    return [("N", n_grid, lambda n: make(n, l_for_n), f"L={l_for_n} ({what})"),
-            ("L", l_grid, lambda length: make(n_for_l, length), f"N={n_for_l}; L = {what}")]
+    refit_note = "; refitted at each L" if sized_model else ""
+    return [("N", n_grid, lambda n: make(n, l_for_n), f"L={l_for_n} ({what})", False),
+            ("L", l_grid, lambda length: make(n_for_l, length), f"N={n_for_l}; L = {what}{refit_note}", sized_model)]
 
 
 def run(methods, quick=False, n_jobs=1):
     """Rows {method, sweep, fixed, sizes, times, slope}."""
     rows = []
-    total = ROUNDS * sum(len(sizes) for m in methods for _, sizes, _, _ in sweeps(m, quick))
+    total = ROUNDS * sum(len(sizes) for m in methods for _, sizes, _, _, _ in sweeps(m, quick))
     progress = Progress("scaling", total)
     for method in methods:
-        for sweep, sizes, make, fixed in sweeps(method, quick):
-            times = measure(method, sizes, make, n_jobs, progress)
+        for sweep, sizes, make, fixed, refit in sweeps(method, quick):
+            times = measure(method, sizes, make, n_jobs, progress, refit=refit)
             rows.append({"method": method, "sweep": sweep, "fixed": fixed, "sizes": sizes, "times": times,
                          "slope": loglog_slope(sizes, times),
                          "upper_slope": loglog_slope(sizes[1:], times[1:]) if len(sizes) > 2 else None})
@@ -187,8 +207,8 @@ def main(args, argv):
         f"Command: `python -m pyd2ke {shlex.join(['scaling', *argv])}`",
         f"Date: {time.strftime('%Y-%m-%d %H:%M %Z')}",
         f"Versions: {versions()}",
-        f"n_jobs={args.n_jobs}; transform time only (median of {ROUNDS} interleaved rounds), model fitted on 50 "
-        "objects of the measured size",
+        f"n_jobs={args.n_jobs}; transform time only (median of {ROUNDS} interleaved rounds); one model per sweep, "
+        "fitted on 50 objects of its first size (refitted at each size where noted)",
         "",
         markdown_table(rows),
         "",
