@@ -3,7 +3,7 @@ N and their length L for each method with its default parameters, the
 fitted log-log slope (1 = linear), and plots in the style of Figure 2 of
 the RSE paper (measured times with linear and quadratic reference lines).
 
-Only ``transform`` is timed: the median of three rounds, each timing every
+Only ``transform`` is timed: the median of five rounds, each timing every
 size of a sweep once. Sizes are chosen so that the smallest measurement takes
 tens of milliseconds: below that, fixed per-call overhead flattens the slope.
 
@@ -93,7 +93,7 @@ def loglog_slope(sizes, times):
     return float(np.polyfit(np.log(sizes), np.log(times), 1)[0])
 
 
-ROUNDS = 3
+ROUNDS = 5
 
 
 def measure(method, sizes, make_data, n_jobs, progress=None, rounds=ROUNDS, refit=False):

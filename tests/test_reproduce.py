@@ -11,7 +11,8 @@ from pyd2ke import RandomStringEmbedding
 from pyd2ke.__main__ import main
 from pyd2ke._progress import Progress
 from pyd2ke._reproduce import COLUMNS
-from pyd2ke._scaling import loglog_slope, markdown_table, measure, plot, random_strings
+from pyd2ke import _scaling
+from pyd2ke._scaling import METHODS, loglog_slope, markdown_table, measure, plot, random_strings, sweeps
 
 
 def test_reproduce_quick_one_task_writes_table(tmp_path, capsys):
@@ -51,6 +52,31 @@ def test_scaling_measure_table_and_plot(tmp_path):
     pytest.importorskip("matplotlib")
     plot(rows, "N", tmp_path / "scaling_N.png")
     assert (tmp_path / "scaling_N.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_scaling_fits_one_model_per_sweep_and_alternates_the_order(monkeypatch):
+    calls = []
+
+    class Recording(RandomStringEmbedding):
+        def fit(self, X, y=None):
+            calls.append(("fit", len(X[0])))
+            return super().fit(X, y)
+
+        def transform(self, X):
+            calls.append(("transform", len(X[0])))
+            return super().transform(X)
+
+    monkeypatch.setattr(_scaling, "_models", lambda: {"RSE": Recording})
+    make = lambda length: random_strings(30, length)  # noqa: E731
+    measure("RSE", [8, 16, 32], make, n_jobs=1, rounds=3)
+    assert calls == [("fit", 8)] + [("transform", n) for n in (8, 16, 32, 32, 16, 8, 8, 16, 32)]
+    calls.clear()
+    measure("RSE", [8, 16], make, n_jobs=1, rounds=1, refit=True)
+    assert calls == [("fit", 8), ("fit", 16), ("transform", 8), ("transform", 16)]
+    # Refitted at each L only where the fitted shape follows L.
+    refit = {method: [sweep[4] for sweep in sweeps(method, quick=True)] for method in METHODS}
+    assert {m for m, (in_n, in_l) in refit.items() if in_l} == {"SFMCGK", "RandomMaclaurin"}
+    assert not any(in_n for in_n, _ in refit.values())
 
 
 class _Terminal(io.StringIO):
