@@ -70,7 +70,10 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
     Inputs: a dense array (n, d), a scipy.sparse matrix (column j is
     coordinate j), or :class:`ESPSketches` (node label l is coordinate l).
     Dense input goes through a BLAS product with weight blocks generated on
-    the fly; sparse input accumulates hashed weights per non-zero (SIMD).
+    the fly. Sparse input is taken in blocks of rows: each distinct
+    coordinate of a block gets its weights hashed once (SIMD) and added to
+    every row that holds it, each row in ascending coordinate order, so a
+    row's features do not depend on the rows around it.
     """
 
     def __init__(
