@@ -3,10 +3,10 @@
 // and frequency k is derived on the fly from counter_hash(key_j, k), mapped
 // to a Cauchy (Laplacian kernel) or Gaussian (RBF kernel) deviate by the
 // inverse CDF (a row of them per coordinate), and added into the
-// projections s_k. Then cos/sin of the projections. Each ISA gets its own namespace (vector code compiled for
-// AVX2 can never be picked on a CPU without it); the portable kernels use
-// std:: functions and are the definition the vector kernels must match to
-// within a few ulps.
+// projections s_k. Then cos/sin of the projections. Each ISA gets its own
+// namespace (vector code compiled for AVX2 can never be picked on a CPU
+// without it); the portable kernels use std:: functions and are the
+// definition the vector kernels must match to within a few ulps.
 
 #include <cmath>
 #include <cstddef>

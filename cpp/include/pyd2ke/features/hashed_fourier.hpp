@@ -7,8 +7,11 @@
 // w[j, k] = tan(pi (u - 1/2)) / beta (Cauchy: Laplacian kernel
 // exp(-||x - y||_1 / beta)) or sqrt(2 gamma) Phi^{-1}(u) (Gaussian: RBF kernel
 // exp(-gamma ||x - y||^2)), u = u(seed, j, k) uniform in the open interval
-// (0, 1). Memory is O(D) whatever the input dimension: coordinates may be any
-// 64-bit ids (ESP node labels, hashed features).
+// (0, 1). No weight is stored, whatever the input dimension: coordinates may
+// be any 64-bit ids (ESP node labels, hashed features). Sparse rows go in
+// blocks whose nonzeros are sorted by coordinate, so that a coordinate's
+// weights are generated once per block (a few MiB of accumulators, and the
+// block's nonzeros).
 
 #include <algorithm>
 #include <cmath>
@@ -154,7 +157,6 @@ private:
             }
         });
     }
-
 
     FourierKernel kernel_;
     std::size_t n_components_;
