@@ -37,6 +37,23 @@ double ref_weight(FourierKernel kernel, double bandwidth, std::uint64_t seed, st
     return std::sqrt(2 * bandwidth) * g;
 }
 
+// Features of sparse rows straight from the definition, row by row.
+std::vector<double> reference_features(FourierKernel kernel, double bandwidth, std::uint64_t seed, std::size_t D,
+                                       const std::vector<std::uint64_t>& ids, const std::vector<double>& vals,
+                                       const std::vector<std::int64_t>& indptr) {
+    const std::size_t rows = indptr.size() - 1, half = D / 2;
+    std::vector<double> ref(rows * D);
+    for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t k = 0; k < half; ++k) {
+            double s = 0;
+            for (std::int64_t p = indptr[i]; p < indptr[i + 1]; ++p)
+                s += vals[p] * ref_weight(kernel, bandwidth, seed, ids[p], k);
+            ref[i * D + k] = std::sqrt(2.0 / D) * std::cos(s);
+            ref[i * D + half + k] = std::sqrt(2.0 / D) * std::sin(s);
+        }
+    return ref;
+}
+
 void test_sincos() {
 #if PYD2KE_X86_DISPATCH
     using F = pyd2ke::detail::FourierVec<32>;
@@ -78,15 +95,7 @@ void test_levels() {
                 }
                 indptr.push_back(static_cast<std::int64_t>(ids.size()));
             }
-            // Reference features.
-            std::vector<double> ref(rows * D);
-            for (std::size_t i = 0; i < rows; ++i)
-                for (std::size_t k = 0; k < half; ++k) {
-                    double s = 0;
-                    for (std::int64_t p = indptr[i]; p < indptr[i + 1]; ++p) s += vals[p] * ref_weight(kernel, bw, seed, ids[p], k);
-                    ref[i * D + k] = std::sqrt(2.0 / D) * std::cos(s);
-                    ref[i * D + half + k] = std::sqrt(2.0 / D) * std::sin(s);
-                }
+            const std::vector<double> ref = reference_features(kernel, bw, seed, D, ids, vals, indptr);
             for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
                 const pyd2ke::HashedRandomFourier f(kernel, bw, D, seed, level);
                 for (std::size_t k = 0; k < half; ++k) {
@@ -138,7 +147,6 @@ void test_blocks() {
     for (FourierKernel kernel : {FourierKernel::laplacian, FourierKernel::rbf}) {
         const double bw = kernel == FourierKernel::laplacian ? 1.5 : 0.05;
         for (std::size_t D : {2, 6, 8, 18, 130, 1024}) {
-            const std::size_t half = D / 2;
             for (std::size_t rows : {1, 2, 9, 40}) {
                 std::vector<std::int64_t> indptr{0};
                 std::vector<std::uint64_t> ids;
@@ -151,16 +159,8 @@ void test_blocks() {
                     }
                     indptr.push_back(static_cast<std::int64_t>(ids.size()));
                 }
-                std::vector<double> ref(rows * D);
-                if (D <= 130)
-                    for (std::size_t i = 0; i < rows; ++i)
-                        for (std::size_t k = 0; k < half; ++k) {
-                            double s = 0;
-                            for (std::int64_t p = indptr[i]; p < indptr[i + 1]; ++p)
-                                s += vals[p] * ref_weight(kernel, bw, 99, ids[p], k);
-                            ref[i * D + k] = std::sqrt(2.0 / D) * std::cos(s);
-                            ref[i * D + half + k] = std::sqrt(2.0 / D) * std::sin(s);
-                        }
+                const std::vector<double> ref =
+                    D <= 130 ? reference_features(kernel, bw, 99, D, ids, vals, indptr) : std::vector<double>{};
                 for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
                     const pyd2ke::HashedRandomFourier f(kernel, bw, D, 99, level);
                     std::vector<double> one(rows * D);
