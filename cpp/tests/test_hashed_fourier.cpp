@@ -37,6 +37,28 @@ double ref_weight(FourierKernel kernel, double bandwidth, std::uint64_t seed, st
     return std::sqrt(2 * bandwidth) * g;
 }
 
+// Sparse rows of fewer than max_nnz nonzeros each, from draw.id(rng) and draw.value(rng).
+struct SparseRows {
+    std::vector<std::int64_t> indptr{0};
+    std::vector<std::uint64_t> ids;
+    std::vector<double> vals;
+};
+
+template <class Draw>
+SparseRows random_rows(std::mt19937_64& rng, std::size_t rows, std::size_t max_nnz, Draw draw) {
+    SparseRows m;
+    for (std::size_t i = 0; i < rows; ++i) {
+        const std::size_t nnz = rng() % max_nnz;
+        for (std::size_t p = 0; p < nnz; ++p) {
+            const std::uint64_t id = draw.id(rng);
+            m.ids.push_back(id);
+            m.vals.push_back(draw.value(rng));
+        }
+        m.indptr.push_back(static_cast<std::int64_t>(m.ids.size()));
+    }
+    return m;
+}
+
 // Features of sparse rows straight from the definition, row by row.
 std::vector<double> reference_features(FourierKernel kernel, double bandwidth, std::uint64_t seed, std::size_t D,
                                        const std::vector<std::uint64_t>& ids, const std::vector<double>& vals,
@@ -84,17 +106,14 @@ void test_levels() {
             const std::size_t half = D / 2;
             // Sparse rows with arbitrary 64-bit ids.
             const std::size_t rows = 7;
-            std::vector<std::int64_t> indptr{0};
-            std::vector<std::uint64_t> ids;
-            std::vector<double> vals;
-            for (std::size_t i = 0; i < rows; ++i) {
-                const std::size_t nnz = rng() % 6;
-                for (std::size_t p = 0; p < nnz; ++p) {
-                    ids.push_back(rng());
-                    vals.push_back(std::uniform_real_distribution<double>(-2, 2)(rng));
-                }
-                indptr.push_back(static_cast<std::int64_t>(ids.size()));
-            }
+            struct {
+                std::uint64_t id(std::mt19937_64& g) const { return g(); }
+                double value(std::mt19937_64& g) const { return std::uniform_real_distribution<double>(-2, 2)(g); }
+            } arbitrary;
+            const SparseRows m = random_rows(rng, rows, 6, arbitrary);
+            const std::vector<std::int64_t>& indptr = m.indptr;
+            const std::vector<std::uint64_t>& ids = m.ids;
+            const std::vector<double>& vals = m.vals;
             const std::vector<double> ref = reference_features(kernel, bw, seed, D, ids, vals, indptr);
             for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
                 const pyd2ke::HashedRandomFourier f(kernel, bw, D, seed, level);
@@ -148,17 +167,14 @@ void test_blocks() {
         const double bw = kernel == FourierKernel::laplacian ? 1.5 : 0.05;
         for (std::size_t D : {2, 6, 8, 18, 130, 1024}) {
             for (std::size_t rows : {1, 2, 9, 40}) {
-                std::vector<std::int64_t> indptr{0};
-                std::vector<std::uint64_t> ids;
-                std::vector<double> vals;
-                for (std::size_t i = 0; i < rows; ++i) {
-                    const std::size_t nnz = rng() % 40;
-                    for (std::size_t p = 0; p < nnz; ++p) {
-                        ids.push_back(rng() % 3 ? rng() % 25 : rng());
-                        vals.push_back(rng() % 7 ? static_cast<double>(1 + rng() % 5) : 0.0);
-                    }
-                    indptr.push_back(static_cast<std::int64_t>(ids.size()));
-                }
+                struct {
+                    std::uint64_t id(std::mt19937_64& g) const { return g() % 3 ? g() % 25 : g(); }
+                    double value(std::mt19937_64& g) const { return g() % 7 ? static_cast<double>(1 + g() % 5) : 0.0; }
+                } pooled;
+                const SparseRows m = random_rows(rng, rows, 40, pooled);
+                const std::vector<std::int64_t>& indptr = m.indptr;
+                const std::vector<std::uint64_t>& ids = m.ids;
+                const std::vector<double>& vals = m.vals;
                 const std::vector<double> ref =
                     D <= 130 ? reference_features(kernel, bw, 99, D, ids, vals, indptr) : std::vector<double>{};
                 for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
