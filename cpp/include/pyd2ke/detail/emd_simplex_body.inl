@@ -113,6 +113,35 @@ inline double min_value(const double* x, std::size_t count) {
     return best;
 }
 
+// Smallest and largest finite value of x[0, count) (+inf and -inf when
+// none is finite; the values are finite or +inf).
+inline void finite_range(const double* x, std::size_t count, double& low, double& high) {
+    const double inf = std::numeric_limits<double>::infinity();
+    low = inf;
+    high = -inf;
+    std::size_t body = 0;
+#if PYD2KE_HAS_VECTOR_EXTENSIONS
+    body = count - count % (2 * kEmdWidth);
+    const EmdLanes infs = EmdLanes{} + inf, minus_infs = EmdLanes{} - inf;
+    EmdLanes lo0 = infs, lo1 = infs, hi0 = minus_infs, hi1 = minus_infs;
+    for (std::size_t i = 0; i < body; i += 2 * kEmdWidth) {
+        const EmdLanes a = emd_load(x + i), b = emd_load(x + i + kEmdWidth);
+        lo0 = a < lo0 ? a : lo0;
+        lo1 = b < lo1 ? b : lo1;
+        const EmdLanes fa = a != infs ? a : minus_infs, fb = b != infs ? b : minus_infs;
+        hi0 = fa > hi0 ? fa : hi0;
+        hi1 = fb > hi1 ? fb : hi1;
+    }
+    lo0 = lo1 < lo0 ? lo1 : lo0;
+    hi0 = hi1 > hi0 ? hi1 : hi0;
+    for (std::size_t l = 0; l < kEmdWidth; ++l) low = lo0[l] < low ? lo0[l] : low, high = hi0[l] > high ? hi0[l] : high;
+#endif
+    for (std::size_t i = body; i < count; ++i) {
+        low = x[i] < low ? x[i] : low;
+        high = x[i] != inf && x[i] > high ? x[i] : high;
+    }
+}
+
 // Largest |x[i]|.
 inline double max_abs(const double* x, std::size_t count) {
     double largest = 0;
@@ -311,6 +340,7 @@ private:
         grow(key_, R);
         grow(rescan_, R);
         std::fill_n(col_potential_.begin(), C, 0.0);
+        largest_supply_ = max_abs(supply_.data(), R);
         two_smallest(cost_.data(), R, C, col_potential_.data(), best_.data(), pref_col_.data(), second_.data());
         grow(col_order_, C);
         grow(col_excess_, C);
@@ -389,8 +419,12 @@ private:
         };
         // One pass over the rows per key value is cheapest while few rows
         // move; when many do (long documents against few columns) it would
-        // cost rows x moves, so select_price settles the rest in one go.
-        std::size_t passes = 0;
+        // cost rows x moves, so select_price settles the rest in one go. A
+        // pass moves the rows of one key value, usually one row: when the
+        // mass to move exceeds kSelectionPasses largest supplies, the passes
+        // would only delay select_price, which then starts at once.
+        const double to_move = shedding ? load - target : target - load;
+        std::size_t passes = to_move > static_cast<double>(kSelectionPasses) * largest_supply_ ? kSelectionPasses : 0;
         for (double next = min_value(key, R); next != inf;) {
             if (++passes > kSelectionPasses) {
                 price = select_price(shedding, shedding ? load - target : target - load, price);
@@ -465,41 +499,48 @@ private:
     // more than a good price: the simplex proves optimality on its own.)
     double select_price(bool shedding, double need, double unchanged) {
         const double inf = std::numeric_limits<double>::infinity();
-        auto& p = selection_;
-        p.resize(rows_);
-        std::size_t count = 0;
-        double low = inf, high = -inf;
-        for (std::size_t i = 0; i < rows_; ++i) {
-            const double k = key_[i];
-            p[count] = {k, supply_[i]};
-            count += k != inf;
-            low = k < low ? k : low;
-            high = k != inf && k > high ? k : high;
-        }
+        double low, high;
+        finite_range(key_.data(), rows_, low, high);
         auto reached = [&](double mass) { return shedding ? mass > need : mass >= need; };
         auto price_of = [&](double value) { return shedding ? -value : value; };
         const double fallback = shedding ? unchanged : high;
-        if (count == 0) return fallback;
+        if (low == inf) return fallback;
+        auto& p = selection_;
+        p.resize(rows_);
+        std::size_t count = 0;
+        for (std::size_t i = 0; i < rows_; ++i) {
+            p[count] = {key_[i], supply_[i]};
+            count += key_[i] != inf;
+        }
         // Bucket of a key: monotone in the key, so equal keys share one and
         // the buckets keep the keys' order.
         const double scale = high > low ? static_cast<double>(kSelectionBuckets) / (high - low) : 0.0;
         auto bucket_of = [&](double k) {
             return std::min<std::size_t>(kSelectionBuckets - 1, static_cast<std::size_t>((k - low) * scale));
         };
-        double mass[kSelectionBuckets] = {};
-        for (std::size_t k = 0; k < count; ++k) mass[bucket_of(p[k].first)] += p[k].second;
+        // Four histograms, by position mod 4: keys of one bucket in a row
+        // then do not wait on each other's additions.
+        double mass[4][kSelectionBuckets] = {};
+        std::size_t k = 0;
+        for (; k + 4 <= count; k += 4)
+            for (std::size_t l = 0; l < 4; ++l) mass[l][bucket_of(p[k + l].first)] += p[k + l].second;
+        for (; k < count; ++k) mass[0][bucket_of(p[k].first)] += p[k].second;
         double below = 0;
         std::size_t crossing = 0;
-        while (crossing < kSelectionBuckets && !reached(below + mass[crossing])) below += mass[crossing++];
+        for (; crossing < kSelectionBuckets; ++crossing) {
+            const double in = mass[0][crossing] + mass[1][crossing] + mass[2][crossing] + mass[3][crossing];
+            if (reached(below + in)) break;
+            below += in;
+        }
         if (crossing == kSelectionBuckets) return fallback;
         std::size_t in_bucket = 0;
-        for (std::size_t k = 0; k < count; ++k) {
+        for (k = 0; k < count; ++k) {
             p[in_bucket] = p[k];
             in_bucket += bucket_of(p[k].first) == crossing;
         }
         std::sort(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(in_bucket));
         double value = p[0].first;
-        for (std::size_t k = 0; k < in_bucket;) {
+        for (k = 0; k < in_bucket;) {
             value = p[k].first;
             for (; k < in_bucket && p[k].first == value; ++k) below += p[k].second;
             if (reached(below)) break;
@@ -918,6 +959,7 @@ private:
     std::vector<int> rescan_, order_;
     std::vector<std::size_t> col_order_;
     std::vector<double> col_excess_;
+    double largest_supply_ = 0;
     std::vector<std::pair<double, double>> selection_;  // (key, supply)
     std::vector<std::uint32_t> bucket_of_;
     std::vector<unsigned char> col_open_;
