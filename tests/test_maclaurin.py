@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from sklearn.kernel_approximation import RBFSampler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from pyd2ke import RandomMaclaurin
+from pyd2ke import RandomMaclaurin, kernel_approximation
 
 
 @parametrize_with_checks(
@@ -104,6 +104,24 @@ def test_sparse_input_and_float32_and_threads():
     z32 = RandomMaclaurin(64, kernel="exp", random_state=0, dtype=np.float32).fit_transform(X)
     assert z32.dtype == np.float32
     np.testing.assert_allclose(z32, dense, rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("h01", [False, True])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_rows_do_not_depend_on_the_chunks(monkeypatch, h01, sparse):
+    """Transforms run in chunks of rows (64 at the smallest chunk size): 301
+    rows make four full chunks and an odd tail; every row must come out as
+    when transformed alone, with one thread or two."""
+    X = unit_sphere(301, 30)
+    X[X < 0.05] = 0
+    Xin = sp.csr_matrix(X) if sparse else X
+    rm = RandomMaclaurin(200, kernel="exp", h01=h01, random_state=0, n_jobs=1).fit(X)
+    whole = rm.transform(Xin)
+    monkeypatch.setattr(kernel_approximation, "_CHUNK_BYTES", 1)
+    np.testing.assert_array_equal(rm.transform(Xin), whole)
+    np.testing.assert_array_equal(rm.set_params(n_jobs=2).transform(Xin), whole)
+    for i in (0, 63, 64, 65, 299, 300):
+        np.testing.assert_array_equal(rm.transform(Xin[i:i + 1]), whole[i:i + 1])
 
 
 def test_compositional_kernel():
