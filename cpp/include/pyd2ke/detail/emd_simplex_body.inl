@@ -134,7 +134,10 @@ inline void finite_range(const double* x, std::size_t count, double& low, double
     }
     lo0 = lo1 < lo0 ? lo1 : lo0;
     hi0 = hi1 > hi0 ? hi1 : hi0;
-    for (std::size_t l = 0; l < kEmdWidth; ++l) low = lo0[l] < low ? lo0[l] : low, high = hi0[l] > high ? hi0[l] : high;
+    for (std::size_t l = 0; l < kEmdWidth; ++l) {
+        low = lo0[l] < low ? lo0[l] : low;
+        high = hi0[l] > high ? hi0[l] : high;
+    }
 #endif
     for (std::size_t i = body; i < count; ++i) {
         low = x[i] < low ? x[i] : low;
@@ -959,7 +962,7 @@ private:
     std::vector<int> rescan_, order_;
     std::vector<std::size_t> col_order_;
     std::vector<double> col_excess_;
-    double largest_supply_ = 0;
+    double largest_supply_ = 0;  // the most one row moves in an ascent pass
     std::vector<std::pair<double, double>> selection_;  // (key, supply)
     std::vector<std::uint32_t> bucket_of_;
     std::vector<unsigned char> col_open_;
