@@ -426,11 +426,11 @@ private:
         // pass moves the rows of one key value, usually one row: when the
         // mass to move exceeds kSelectionPasses largest supplies, the passes
         // would only delay select_price, which then starts at once.
-        const double to_move = shedding ? load - target : target - load;
-        std::size_t passes = to_move > static_cast<double>(kSelectionPasses) * largest_supply_ ? kSelectionPasses : 0;
+        auto to_move = [&] { return shedding ? load - target : target - load; };  // load changes per pass
+        std::size_t passes = to_move() > static_cast<double>(kSelectionPasses) * largest_supply_ ? kSelectionPasses : 0;
         for (double next = min_value(key, R); next != inf;) {
             if (++passes > kSelectionPasses) {
-                price = select_price(shedding, shedding ? load - target : target - load, price);
+                price = select_price(shedding, to_move(), price);
                 break;
             }
             double mass;
