@@ -9,6 +9,11 @@ SIMD level and BLAS kernel) the digests must match bit for bit; elsewhere a
 BLAS may round a dense product differently, so the arrays are compared to
 1e-12 relative (float64) or 2 float32 ulps instead.
 
+The density features are the one exception: the restructure issue asks for
+their transform without a Python loop per set, which sums the same terms in
+another order, so their keys (REORDERED) are always compared to 1e-12 / 2
+ulps, never by digest.
+
 To record again (only when a change of output is intended and explained):
 ``PYD2KE_GOLDEN_WRITE=1 pytest tests/test_golden.py``.
 """
@@ -31,6 +36,7 @@ GOLDEN = Path(__file__).parent / "golden" / "outputs.npz"
 N = 13  # odd: the last row of a dense product takes the odd-row path
 WRITE = os.environ.get("PYD2KE_GOLDEN_WRITE") == "1"
 # Representative sets larger than N objects warn; that is part of what is recorded.
+REORDERED = ("estimator/density-", "estimator/mmd/")
 pytestmark = pytest.mark.filterwarnings("ignore:n_components=.* is larger than the number of fit objects")
 
 
@@ -206,7 +212,7 @@ def test_golden_outputs(outputs):
     for key, value in sorted(outputs.items()):
         ref = expected[key]
         assert value.dtype == ref.dtype and value.shape == ref.shape, key
-        if same_machine:
+        if same_machine and not key.startswith(REORDERED):
             if _digest(value) != digests[key]:
                 mismatched.append(key)
         else:
