@@ -6,9 +6,11 @@ size gives the same bits. BLAS does not promise that. Measured with
 single-threaded OpenBLAS (Haswell kernels): dgemm computes the last row of a
 product with an odd number of rows by another kernel (and numpy uses a
 matrix-vector routine for a single row), and sgemm's results change with the
-number of rows and their alignment. So products here run in float64 with an
-even number of rows and contiguous operands; float32 results are rounded
-from them. Callers limit BLAS to one thread with one_blas_thread() (threaded
+number of rows and their alignment. With OpenBLAS's SkylakeX (AVX-512)
+kernels, the columns past the last multiple of 8 go to an edge kernel whose
+results change with the number of rows. So products here run in float64 with
+an even number of rows, contiguous operands and B padded with zero columns
+to a multiple of 8; float32 results are rounded from them. Callers limit BLAS to one thread with one_blas_thread() (threaded
 dgemm splits work by size).
 """
 
@@ -31,14 +33,23 @@ def one_blas_thread():
     return _controller.limit(limits=1, user_api="blas")
 
 
+# Columns of B are padded to a multiple of this (see the module docstring).
+_COLUMN_MULTIPLE = 8
+
+
 def matmul_rows(A, B, out=None):
     """A @ B for a dense 2-D A, every row computed the same way whatever len(A) is."""
     dtype = np.result_type(A, B)
     A = np.ascontiguousarray(A, dtype=np.float64)
     B = np.ascontiguousarray(B, dtype=np.float64)
-    m = A.shape[0]
+    m, n = A.shape[0], B.shape[1]
     if out is None:
-        out = np.empty((m, B.shape[1]), dtype=dtype)
+        out = np.empty((m, n), dtype=dtype)
+    if n % _COLUMN_MULTIPLE:
+        padded = np.zeros((B.shape[0], n + _COLUMN_MULTIPLE - n % _COLUMN_MULTIPLE))
+        padded[:, :n] = B
+        out[...] = matmul_rows(A, padded)[:, :n]
+        return out
     even = m - m % 2
     if even:
         if out.dtype == np.float64:
