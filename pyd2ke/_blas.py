@@ -3,21 +3,31 @@
 A row of ``A @ B`` should depend only on that row of A and on B, so that
 transforming objects one at a time, in chunks, or in Dask partitions of any
 size gives the same bits. BLAS does not promise that. Measured with
-single-threaded OpenBLAS (Haswell kernels): dgemm computes the last row of a
-product with an odd number of rows by another kernel (and numpy uses a
-matrix-vector routine for a single row), and sgemm's results change with the
-number of rows and their alignment. With OpenBLAS's SkylakeX (AVX-512)
-kernels, the columns past the last multiple of 8 go to an edge kernel whose
-results change with the number of rows. So products here run in float64 with
-an even number of rows, contiguous operands and B padded with zero columns
-to a multiple of 8; float32 results are rounded from them. Callers limit BLAS to one thread with one_blas_thread() (threaded
-dgemm splits work by size).
+single-threaded OpenBLAS:
+- Haswell kernels: dgemm computes the last row of a product with an odd
+  number of rows by another kernel (numpy uses a matrix-vector routine for a
+  single row), and sgemm's results change with the number of rows and their
+  alignment;
+- SkylakeX (AVX-512) kernels: the columns past the last multiple of 8 go to
+  an edge kernel, and products with few rows or few columns to a
+  small-matrix kernel; each rounds differently from the main kernel.
+So every product here is float64 dgemm on contiguous operands with an even
+number of rows, at least 64 of them, and B padded by zero columns to a
+multiple of 8, at least 32 (small inputs get zero rows): then each row is
+computed by the main kernel, the same way whatever the batch (checked on
+both kernel families for 1 to 2048 inner dimensions). float32 results are
+rounded from the float64 ones. Callers limit BLAS to one thread with
+one_blas_thread() (threaded dgemm splits work by size).
 """
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
 _controller = None
+# The smallest shapes of a product (see the module docstring).
+_MIN_ROWS = 64
+_MIN_COLUMNS = 32
+_COLUMN_MULTIPLE = 8
 
 
 def one_blas_thread():
@@ -33,32 +43,36 @@ def one_blas_thread():
     return _controller.limit(limits=1, user_api="blas")
 
 
-# Columns of B are padded to a multiple of this (see the module docstring).
-_COLUMN_MULTIPLE = 8
+def pad_columns(B):
+    """B as contiguous float64 with zero columns appended up to the width
+    matmul_rows computes in: callers that multiply by one B many times pad it once."""
+    B = np.ascontiguousarray(B, dtype=np.float64)
+    n = B.shape[1]
+    width = max(_MIN_COLUMNS, -(-n // _COLUMN_MULTIPLE) * _COLUMN_MULTIPLE)
+    if width == n:
+        return B
+    padded = np.zeros((B.shape[0], width))
+    padded[:, :n] = B
+    return padded
 
 
 def matmul_rows(A, B, out=None):
-    """A @ B for a dense 2-D A, every row computed the same way whatever len(A) is."""
+    """A @ B for a dense 2-D A, every row computed the same way whatever len(A) is.
+
+    `out` may have B's columns or the padded width of pad_columns(B)."""
     dtype = np.result_type(A, B)
     A = np.ascontiguousarray(A, dtype=np.float64)
-    B = np.ascontiguousarray(B, dtype=np.float64)
     m, n = A.shape[0], B.shape[1]
     if out is None:
         out = np.empty((m, n), dtype=dtype)
-    if n % _COLUMN_MULTIPLE:
-        padded = np.zeros((B.shape[0], n + _COLUMN_MULTIPLE - n % _COLUMN_MULTIPLE))
-        padded[:, :n] = B
-        out[...] = matmul_rows(A, padded)[:, :n]
-        return out
-    even = m - m % 2
-    if even:
-        if out.dtype == np.float64:
-            np.matmul(A[:even], B, out=out[:even])
-        else:
-            out[:even] = A[:even] @ B
-    if m % 2:
-        # The odd row goes through a two-row product with a zero row.
-        pair = np.zeros((2, A.shape[1]))
-        pair[0] = A[-1]
-        out[-1] = (pair @ B)[0]
+    B = pad_columns(B)
+    rows = max(_MIN_ROWS, m + m % 2)
+    if rows != m:
+        padded = np.zeros((rows, A.shape[1]))
+        padded[:m] = A
+        A = padded
+    if rows == m and out.shape[1] == B.shape[1] and out.dtype == np.float64 and out.flags.c_contiguous:
+        np.matmul(A, B, out=out)
+    else:
+        out[...] = np.matmul(A, B)[:m, : out.shape[1]]
     return out

@@ -18,7 +18,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
-from ._blas import matmul_rows, one_blas_thread
+from ._blas import matmul_rows, one_blas_thread, pad_columns
 from ._chunks import run_blocks
 from ._validation import (
     check_choice,
@@ -299,7 +299,9 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         n_threads = effective_n_threads(self.n_jobs)
         Xi = self._inner_features(X)
         self._check_domain(Xi)
-        W = self.rademacher_.astype(dtype)
+        # Zero columns pad W to the width matmul_rows computes in; the products
+        # read only the real ones.
+        W = pad_columns(self.rademacher_).astype(dtype)
         scale = self._scale.astype(dtype)
         n = Xi.shape[0]
         exact = 1 + self._n_inner_features if self.h01 else 0
