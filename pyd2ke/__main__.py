@@ -229,7 +229,7 @@ TASKS = {"strings": run_strings, "timeseries": run_timeseries, "documents": run_
 
 
 def _reproduce_main(argv):
-    from . import _reproduce
+    from .reports import reproduce as _reproduce
 
     parser = argparse.ArgumentParser(
         prog="python -m pyd2ke reproduce",
@@ -245,7 +245,7 @@ def _reproduce_main(argv):
 
 
 def _scaling_main(argv):
-    from . import _scaling
+    from .reports import scaling as _scaling
 
     parser = argparse.ArgumentParser(
         prog="python -m pyd2ke scaling",

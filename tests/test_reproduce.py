@@ -9,10 +9,10 @@ import pytest
 import pyd2ke
 from pyd2ke import RandomStringEmbedding
 from pyd2ke.__main__ import main
-from pyd2ke._progress import Progress
-from pyd2ke._reproduce import COLUMNS
-from pyd2ke import _scaling
-from pyd2ke._scaling import METHODS, loglog_slope, markdown_table, measure, plot, random_strings, sweeps
+from pyd2ke.reports import scaling as _scaling
+from pyd2ke.reports.progress import Progress
+from pyd2ke.reports.reproduce import COLUMNS
+from pyd2ke.reports.scaling import METHODS, loglog_slope, markdown_table, measure, plot, random_strings, sweeps
 
 
 def test_reproduce_quick_one_task_writes_table(tmp_path, capsys):

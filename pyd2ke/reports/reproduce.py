@@ -40,7 +40,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
 
-from ._progress import Progress
+from .progress import Progress
 
 COLUMNS = ["dataset", "method", "test accuracy", "fit+transform s", "predict s", "CV search s", "chosen by CV"]
 
@@ -191,9 +191,9 @@ def _median_l1(Z, n=200):
 
 def string_plan(dataset, data, grids, n_jobs, ss_lengths):
     """(label, callable -> rows) for one string dataset."""
-    from . import CGKEmbedding, ESPVectorizer, RandomStringEmbedding, RepresentativeSetEmbedding
-    from . import make_sfmcgk, make_sfmedm
-    from .distances import pairwise_distances
+    from pyd2ke import CGKEmbedding, ESPVectorizer, RandomStringEmbedding, RepresentativeSetEmbedding
+    from pyd2ke import make_sfmcgk, make_sfmedm
+    from pyd2ke.distances import pairwise_distances
 
     R = grids["R"]["strings"]
     X_train = data[0]
@@ -244,7 +244,7 @@ def string_plan(dataset, data, grids, n_jobs, ss_lengths):
 
 
 def task_strings(grids, n_jobs):
-    from .datasets import load_digits_chaincode, load_statlog_dna
+    from pyd2ke.datasets import load_digits_chaincode, load_statlog_dna
 
     plans = []
     dna = load_statlog_dna()
@@ -258,9 +258,9 @@ def task_strings(grids, n_jobs):
 
 
 def task_timeseries(grids, n_jobs):
-    from . import RandomWarpingSeries, RepresentativeSetEmbedding
-    from .datasets import load_japanese_vowels
-    from .distances import pairwise_distances
+    from pyd2ke import RandomWarpingSeries, RepresentativeSetEmbedding
+    from pyd2ke.datasets import load_japanese_vowels
+    from pyd2ke.distances import pairwise_distances
 
     vowels = load_japanese_vowels()
     data = _split(vowels.X_train, vowels.y_train, vowels.X_test, vowels.y_test, grids)
@@ -285,9 +285,9 @@ def task_timeseries(grids, n_jobs):
 
 
 def task_sets(grids, n_jobs):
-    from . import RandomSetEmbedding, RepresentativeSetEmbedding
-    from .datasets import load_digits_sift
-    from .distances import pairwise_distances
+    from pyd2ke import RandomSetEmbedding, RepresentativeSetEmbedding
+    from pyd2ke.datasets import load_digits_sift
+    from pyd2ke.distances import pairwise_distances
 
     sift = load_digits_sift()
     # SIFT descriptors scaled to unit length, the scale of the random sets.
@@ -315,9 +315,9 @@ def task_sets(grids, n_jobs):
 def task_documents(grids, n_jobs):
     from sklearn.feature_extraction.text import TfidfTransformer
 
-    from . import RepresentativeSetEmbedding, WordMoversEmbedding
-    from .datasets import load_bbc_news
-    from .distances import pairwise_distances
+    from pyd2ke import RepresentativeSetEmbedding, WordMoversEmbedding
+    from pyd2ke.datasets import load_bbc_news
+    from pyd2ke.distances import pairwise_distances
 
     bbc = load_bbc_news()
     bow = _split(bbc.bow_train, bbc.y_train, bbc.bow_test, bbc.y_test, grids)
@@ -404,7 +404,7 @@ def versions():
     import scipy
     import sklearn
 
-    from . import build_info
+    from pyd2ke import build_info
 
     info = build_info()
     return (f"pyd2ke {info['version']} (SIMD {info['simd']}, OpenMP {'on' if info['openmp'] else 'off'}), "

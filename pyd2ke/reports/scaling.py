@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._progress import Progress
+from .progress import Progress
 
 PROTEIN = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
 
@@ -57,7 +57,7 @@ def random_vectors(n, dim, seed=0):
 
 
 def _models():
-    from . import (RandomMaclaurin, RandomSetEmbedding, RandomStringEmbedding, RandomWarpingSeries,
+    from pyd2ke import (RandomMaclaurin, RandomSetEmbedding, RandomStringEmbedding, RandomWarpingSeries,
                    WordMoversEmbedding, make_sfmcgk, make_sfmedm)
 
     return {
@@ -199,7 +199,7 @@ def plot(rows, sweep, path):
 
 
 def main(args, argv):
-    from ._reproduce import versions
+    from .reproduce import versions
 
     methods = args.method or list(METHODS)
     rows = run(methods, quick=args.quick, n_jobs=args.n_jobs)
