@@ -17,7 +17,6 @@ because their fitted shape follows L: SFMCGK (walks of 3 x the longest fit
 string) and RandomMaclaurin (L is the input dimension).
 """
 
-import shlex
 import statistics
 import time
 from pathlib import Path
@@ -25,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from .progress import Progress
+from .provenance import header_lines
 
 PROTEIN = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
 
@@ -199,14 +199,10 @@ def plot(rows, sweep, path):
 
 
 def main(args, argv):
-    from .reproduce import versions
-
     methods = args.method or list(METHODS)
     rows = run(methods, quick=args.quick, n_jobs=args.n_jobs)
     report = "\n".join([
-        f"Command: `python -m pyd2ke {shlex.join(['scaling', *argv])}`",
-        f"Date: {time.strftime('%Y-%m-%d %H:%M %Z')}",
-        f"Versions: {versions()}",
+        *header_lines("scaling", argv),
         f"n_jobs={args.n_jobs}; transform time only (median of {ROUNDS} interleaved rounds); one model per sweep, "
         "fitted on 50 objects of its first size (refitted at each size where noted)",
         "",
