@@ -13,6 +13,7 @@ import pyd2ke
 from pyd2ke import RandomStringEmbedding
 from pyd2ke.__main__ import main
 from pyd2ke.reports import scaling as _scaling
+from pyd2ke.reports import data
 from pyd2ke.reports.baselines import distance_substitution_svc, knn_baseline, nearest_neighbour_accuracy
 from pyd2ke.reports.progress import Progress
 from pyd2ke.reports.provenance import header_lines
@@ -102,6 +103,21 @@ def test_header_lines_name_the_command():
     assert command == "Command: `python -m pyd2ke scaling --quick --out 'my dir'`"
     assert date.startswith("Date: 20") and versions.startswith("Versions: pyd2ke ")
     assert header_lines("reproduce", None)[0] == "Command: (called from Python)"
+
+
+def test_synthetic_data_is_fixed_by_the_arguments():
+    strings = data.random_strings(4, 7, seed=3, alphabet=b"ACGT")
+    assert strings == data.random_strings(4, 7, seed=3, alphabet=b"ACGT") != data.random_strings(4, 7, seed=4)
+    assert [len(s) for s in strings] == [7] * 4 and set("".join(strings)) <= set("ACGT")
+    series = data.random_series(3, 5, channels=2, dtype=np.float32)
+    assert [(x.shape, x.dtype) for x in series] == [((5, 2), np.float32)] * 3
+    sets = data.random_sets(2, 4, dim=8)
+    assert [x.shape for x in sets] == [(4, 8)] * 2
+    np.testing.assert_allclose(np.linalg.norm(np.concatenate(sets), axis=1), 1.0)
+    (vectors, weights), = data.random_documents(1, 6, dim=3)
+    assert vectors.shape == (6, 3) and weights.shape == (6,) and weights.min() >= 0.1
+    assert data.random_vectors(5, 16, seed=1).shape == (5, 16)
+    np.testing.assert_array_equal(data.random_vectors(5, 16, seed=1), data.random_vectors(5, 16, seed=1))
 
 
 def test_loglog_slope_on_synthetic_times():

@@ -44,6 +44,7 @@ from pyd2ke.datasets import (load_bbc_news, load_digits_chaincode, load_digits_s
 from pyd2ke.distances import pairwise_distances
 
 from .baselines import distance_substitution_svc, knn_baseline
+from .data import unit_descriptors
 from .progress import Progress
 from .provenance import header_lines
 from .timing import timed
@@ -248,9 +249,7 @@ def task_timeseries(grids, n_jobs):
 
 def task_sets(grids, n_jobs):
     sift = load_digits_sift()
-    # SIFT descriptors scaled to unit length, the scale of the random sets.
-    unit = lambda sets: [s / np.maximum(np.linalg.norm(s, axis=1, keepdims=True), 1e-12) for s in sets]
-    data = _split(unit(sift.X_train), sift.y_train, unit(sift.X_test), sift.y_test, grids)
+    data = _split(unit_descriptors(sift.X_train), sift.y_train, unit_descriptors(sift.X_test), sift.y_test, grids)
     dataset, R = "digits SIFT sets", grids["R"]["sets"]
 
     def rse(kernel):

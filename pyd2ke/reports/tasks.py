@@ -24,6 +24,7 @@ from pyd2ke.datasets import load_bbc_news, load_digits_sift, load_japanese_vowel
 from pyd2ke.distances import pairwise_distances
 
 from .baselines import knn_baseline, nearest_neighbour_accuracy
+from .data import unit_descriptors
 from .provenance import build_summary
 from .timing import timed
 
@@ -156,18 +157,13 @@ def run_documents(n_components=None, n_jobs=None, search=False):
     ]
 
 
-def _unit_descriptors(sets):
-    """SIFT descriptors scaled to unit length, the scale of the random sets."""
-    return [s / np.maximum(np.linalg.norm(s, axis=1, keepdims=True), 1e-12) for s in sets]
-
-
 def run_sets(n_components=None, n_jobs=None, search=False):
     """Digits as SIFT descriptor sets: RandomSetEmbedding against 1-NN with the exact modified Hausdorff distance."""
     data = load_digits_sift()
     print(f"Digits as SIFT descriptor sets: {len(data.y_train)} train / {len(data.y_test)} test images, "
           f"1-36 128-d descriptors each, {len(data.classes)} classes")
     n_components = n_components or 1024
-    X_train, X_test = _unit_descriptors(data.X_train), _unit_descriptors(data.X_test)
+    X_train, X_test = unit_descriptors(data.X_train), unit_descriptors(data.X_test)
     params = SIFT_PARAMS
     rse = RandomSetEmbedding(n_components, kernel=params["kernel"], random_state=0, n_jobs=n_jobs, dtype=np.float32)
     return [
