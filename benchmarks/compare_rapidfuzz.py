@@ -16,9 +16,8 @@ from rapidfuzz.distance import Levenshtein
 
 import pyd2ke
 from pyd2ke import RandomStringEmbedding
+from pyd2ke.reports.data import random_strings
 from timing import median_time  # benchmarks/timing.py
-
-PROTEIN = "ACDEFGHIKLMNPQRSTVWY"
 
 
 def main():
@@ -30,9 +29,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args()
 
-    rng = np.random.default_rng(0)
-    symbols = np.array(list(PROTEIN))
-    X = ["".join(s) for s in rng.choice(symbols, size=(args.n, args.length))]
+    X = random_strings(args.n, args.length)  # protein alphabet, seed 0
     print(f"pyd2ke {pyd2ke.__version__} {pyd2ke.build_info()}, rapidfuzz {rapidfuzz_version}")
     print(f"N={args.n} L={args.length} R={args.n_components} D~U{{1..{args.max_length}}}, "
           f"median of {args.repeats} runs")

@@ -14,76 +14,37 @@ parameters, slopes and plots); this script keeps the side-by-side ratios.
 """
 
 import argparse
+from functools import partial
 
 import numpy as np
 
 from pyd2ke import RandomSetEmbedding, RandomStringEmbedding, RandomWarpingSeries, WordMoversEmbedding
+from pyd2ke.reports.data import random_documents, random_series, random_sets, random_strings
+from pyd2ke.reports.scaling import loglog_slope
 from timing import median_time  # benchmarks/timing.py
 
-PROTEIN = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
+# Each method's data maker (n, length): float32 series of 3 channels, sets
+# of float32 unit vectors in R^128, documents of words in R^50.
+MAKE_DATA = {
+    "strings": random_strings,
+    "timeseries": partial(random_series, channels=3, dtype=np.float32),
+    "sets": partial(random_sets, dim=128, dtype=np.float32),
+    "documents": partial(random_documents, dim=50),
+}
+SMALL_N, LARGE_N = [100, 1000, 10000], [1000, 10000, 100000]
+SHORT_L, LONG_L = [16, 64, 256, 1024], [128, 512, 2048, 8192]
 
-
-def random_strings(n, length, seed=0):
-    rng = np.random.default_rng(seed)
-    blob = PROTEIN[rng.integers(0, len(PROTEIN), size=n * length, dtype=np.uint8)].tobytes().decode("ascii")
-    return [blob[i * length : (i + 1) * length] for i in range(n)]
-
-
-def random_series(n, length, seed=0):
-    values = np.random.default_rng(seed).standard_normal((n * length, 3), dtype=np.float32)
-    return [values[i * length : (i + 1) * length] for i in range(n)]
-
-
-def random_sets(n, size, seed=0):
-    values = np.random.default_rng(seed).standard_normal((n * size, 128), dtype=np.float32)
-    values /= np.linalg.norm(values, axis=1, keepdims=True)
-    return [values[i * size : (i + 1) * size] for i in range(n)]
-
-
-def random_documents(n, words, seed=0):
-    rng = np.random.default_rng(seed)
-    values, weights = rng.standard_normal((n * words, 50)), rng.random(n * words) + 0.1
-    return [(values[i * words : (i + 1) * words], weights[i * words : (i + 1) * words]) for i in range(n)]
-
-
-# method: (fitted model for n_jobs, data maker (n, length), N grid, L for the
-# N sweep, L grid, N for the L sweep)
+# method: (unfitted model for n_jobs, (n, length) of its fit data, N grid,
+# L for the N sweep, L grid, N for the L sweep)
 METHODS = {
-    "strings": (
-        lambda n_jobs: RandomStringEmbedding(256, sampler="rf", random_state=0, n_jobs=n_jobs).fit(
-            random_strings(50, 64, seed=5)),
-        random_strings,
-        [1000, 10000, 100000],
-        512,
-        [128, 512, 2048, 8192],
-        10000,
-    ),
-    "timeseries": (
-        lambda n_jobs: RandomWarpingSeries(256, random_state=0, n_jobs=n_jobs, dtype=np.float32).fit(
-            random_series(20, 50, seed=5)),
-        random_series,
-        [100, 1000, 10000],
-        512,
-        [128, 512, 2048, 8192],
-        1000,
-    ),
-    "sets": (
-        lambda n_jobs: RandomSetEmbedding(128, random_state=0, n_jobs=n_jobs, dtype=np.float32).fit(
-            random_sets(10, 20, seed=5)),
-        random_sets,
-        [100, 1000, 10000],
-        64,
-        [16, 64, 256, 1024],
-        1000,
-    ),
-    "documents": (
-        lambda n_jobs: WordMoversEmbedding(128, random_state=0, n_jobs=n_jobs).fit(random_documents(10, 20, seed=5)),
-        random_documents,
-        [100, 1000, 10000],
-        64,
-        [16, 64, 256, 1024],
-        100,
-    ),
+    "strings": (lambda n_jobs: RandomStringEmbedding(256, sampler="rf", random_state=0, n_jobs=n_jobs),
+                (50, 64), LARGE_N, 512, LONG_L, 10000),
+    "timeseries": (lambda n_jobs: RandomWarpingSeries(256, random_state=0, n_jobs=n_jobs, dtype=np.float32),
+                   (20, 50), SMALL_N, 512, LONG_L, 1000),
+    "sets": (lambda n_jobs: RandomSetEmbedding(128, random_state=0, n_jobs=n_jobs, dtype=np.float32),
+             (10, 20), SMALL_N, 64, SHORT_L, 1000),
+    "documents": (lambda n_jobs: WordMoversEmbedding(128, random_state=0, n_jobs=n_jobs),
+                  (10, 20), SMALL_N, 64, SHORT_L, 100),
 }
 
 
@@ -97,8 +58,7 @@ def sweep(name, sizes, make, model, repeats):
     for i, (size, t) in enumerate(zip(sizes, times)):
         ratio = "" if i == 0 else f"{t / times[i - 1]:5.2f}  {size / sizes[i - 1]:5.1f}"
         print(f"{size:>6}  {t:8.4f}  {ratio}")
-    slope = np.polyfit(np.log(sizes), np.log(times), 1)[0]
-    print(f"log-log slope in {name}: {slope:.3f}")
+    print(f"log-log slope in {name}: {loglog_slope(sizes, times):.3f}")
 
 
 def main():
@@ -107,8 +67,9 @@ def main():
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--n-jobs", type=int, default=1)
     args = parser.parse_args()
-    make_model, make_data, n_grid, l_for_n, l_grid, n_for_l = METHODS[args.method]
-    model = make_model(args.n_jobs)
+    make_model, fit_size, n_grid, l_for_n, l_grid, n_for_l = METHODS[args.method]
+    make_data = MAKE_DATA[args.method]
+    model = make_model(args.n_jobs).fit(make_data(*fit_size, seed=5))
     print(f"{args.method}: R={model.n_components_}, n_jobs={args.n_jobs}, median of {args.repeats}")
     sweep("N", n_grid, lambda n: make_data(n, l_for_n), model, args.repeats)
     sweep("L", l_grid, lambda length: make_data(n_for_l, length), model, args.repeats)

@@ -9,7 +9,6 @@ import argparse
 import time
 import warnings
 
-import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.pipeline import make_pipeline
@@ -19,6 +18,7 @@ from sklearn.svm import LinearSVC
 from pyd2ke import RandomWarpingSeries, znormalize
 from pyd2ke.datasets import load_basic_motions, load_japanese_vowels
 from pyd2ke.distances import pairwise_distances
+from pyd2ke.reports.baselines import nearest_neighbour_accuracy
 
 GRID = {
     "functiontransformer__func": [None, znormalize],
@@ -44,8 +44,7 @@ def rws_search(data, n_components, folds):
 def one_nn(data):
     t0 = time.perf_counter()
     D = pairwise_distances(data.X_test, data.X_train, metric="dtw")
-    pred = np.asarray(data.y_train)[D.argmin(axis=1)]
-    return float(np.mean(pred == np.asarray(data.y_test))), time.perf_counter() - t0
+    return nearest_neighbour_accuracy(D, data.y_train, data.y_test), time.perf_counter() - t0
 
 
 def main():

@@ -1,18 +1,24 @@
-"""The report commands (reproduce, scaling), the progress display and the
+"""The report commands (the main job, reproduce, scaling) and what they share
+(exact-distance baselines, provenance lines, the progress display), and the
 transformers' verbose output. Kept small: CI runs them on every push."""
 
 import io
 
 import numpy as np
 import pytest
+from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
 
 import pyd2ke
 from pyd2ke import RandomStringEmbedding
 from pyd2ke.__main__ import main
-from pyd2ke._progress import Progress
-from pyd2ke._reproduce import COLUMNS
-from pyd2ke import _scaling
-from pyd2ke._scaling import METHODS, loglog_slope, markdown_table, measure, plot, random_strings, sweeps
+from pyd2ke.reports import scaling as _scaling
+from pyd2ke.reports import data
+from pyd2ke.reports.baselines import distance_substitution_svc, knn_baseline, nearest_neighbour_accuracy
+from pyd2ke.reports.progress import Progress
+from pyd2ke.reports.provenance import header_lines
+from pyd2ke.reports.reproduce import COLUMNS
+from pyd2ke.reports.scaling import METHODS, loglog_slope, markdown_table, measure, plot, random_strings, sweeps
 
 
 def test_reproduce_quick_one_task_writes_table(tmp_path, capsys):
@@ -32,6 +38,86 @@ def test_reproduce_quick_one_task_writes_table(tmp_path, capsys):
     for row in rows:
         accuracy = float(row.split("|")[3])
         assert 0.0 <= accuracy <= 1.0
+
+
+def test_main_job_prints_the_embedding_and_its_baseline(capsys):
+    assert main(["--task", "timeseries", "--n-components", "16", "--n-jobs", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("pyd2ke ") and "SIMD" in lines[0]
+    assert lines[1].startswith("JapaneseVowels: 270 train / 370 test series")
+    header = next(i for i, line in enumerate(lines) if line.startswith("method"))
+    assert lines[header].split() == ["method", "accuracy", "fit+embed", "s", "predict", "s"]
+    rws, one_nn = lines[header + 1:]
+    assert rws.startswith("RWS (R=16, D_max=25, direct) + LinearSVC")
+    assert one_nn.startswith("1-NN DTW (exact)")
+    assert float(one_nn.split()[-3]) == pytest.approx(0.9324, abs=1e-4)  # exact: no randomness
+
+
+def _points_and_labels(n, seed):
+    """Two overlapping 1-D classes and their exact distance matrix."""
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % 2
+    x = rng.standard_normal(n) + 1.5 * y
+    return x, y
+
+
+def test_nearest_neighbour_accuracy_takes_the_first_nearest_on_ties():
+    D_test = np.array([[1.0, 1.0, 2.0], [3.0, 0.5, 0.5], [0.0, 4.0, 4.0]])
+    # Nearest: training object 0, 1 and 0; their labels a, b, a.
+    assert nearest_neighbour_accuracy(D_test, ["a", "b", "b"], ["a", "b", "b"]) == pytest.approx(2 / 3)
+    assert nearest_neighbour_accuracy(D_test, ["a", "b", "b"], ["a", "b", "a"]) == 1.0
+
+
+def test_knn_baseline_chooses_k_as_cross_validation_does():
+    x_train, y_train = _points_and_labels(60, seed=0)
+    x_test, y_test = _points_and_labels(40, seed=1)
+    D_train = np.abs(x_train[:, None] - x_train[None, :])
+    D_test = np.abs(x_test[:, None] - x_train[None, :])
+    ks, cv = [1, 3, 5, 9, 15], StratifiedKFold(5, shuffle=True, random_state=0)
+    result = knn_baseline(D_train, y_train, D_test, y_test, ks, cv)
+    # The same choice as scoring every k by cross-validation, the first best one on ties.
+    scores = [cross_val_score(KNeighborsClassifier(k, metric="precomputed"), D_train, y_train, cv=cv).mean()
+              for k in ks]
+    k = ks[int(np.argmax(scores))]
+    assert result.chosen == {"k": k}
+    expected = KNeighborsClassifier(k, metric="precomputed").fit(D_train, y_train).score(D_test, y_test)
+    assert result.accuracy == expected
+    assert min(result.search_seconds, result.fit_seconds, result.predict_seconds) >= 0
+
+
+def test_distance_substitution_svc_chooses_gamma_and_c_from_the_grids():
+    x_train, y_train = _points_and_labels(60, seed=0)
+    x_test, y_test = _points_and_labels(40, seed=1)
+    D_train = np.abs(x_train[:, None] - x_train[None, :])
+    D_test = np.abs(x_test[:, None] - x_train[None, :])
+    median = np.median(D_train[np.triu_indices(60, 1)])
+    result = distance_substitution_svc(D_train, y_train, D_test, y_test, [0.5, 2.0], [1.0, 10.0],
+                                       StratifiedKFold(3, shuffle=True, random_state=0))
+    assert result.chosen["C"] in (1.0, 10.0)
+    assert any(result.chosen["gamma"] == pytest.approx(f / median) for f in (0.5, 2.0))
+    assert 0.5 < result.accuracy <= 1.0  # the classes overlap, but not entirely
+
+
+def test_header_lines_name_the_command():
+    command, date, versions = header_lines("scaling", ["--quick", "--out", "my dir"])
+    assert command == "Command: `python -m pyd2ke scaling --quick --out 'my dir'`"
+    assert date.startswith("Date: 20") and versions.startswith("Versions: pyd2ke ")
+    assert header_lines("reproduce", None)[0] == "Command: (called from Python)"
+
+
+def test_synthetic_data_is_fixed_by_the_arguments():
+    strings = data.random_strings(4, 7, seed=3, alphabet=b"ACGT")
+    assert strings == data.random_strings(4, 7, seed=3, alphabet=b"ACGT") != data.random_strings(4, 7, seed=4)
+    assert [len(s) for s in strings] == [7] * 4 and set("".join(strings)) <= set("ACGT")
+    series = data.random_series(3, 5, channels=2, dtype=np.float32)
+    assert [(x.shape, x.dtype) for x in series] == [((5, 2), np.float32)] * 3
+    sets = data.random_sets(2, 4, dim=8)
+    assert [x.shape for x in sets] == [(4, 8)] * 2
+    np.testing.assert_allclose(np.linalg.norm(np.concatenate(sets), axis=1), 1.0)
+    (vectors, weights), = data.random_documents(1, 6, dim=3)
+    assert vectors.shape == (6, 3) and weights.shape == (6,) and weights.min() >= 0.1
+    assert data.random_vectors(5, 16, seed=1).shape == (5, 16)
+    np.testing.assert_array_equal(data.random_vectors(5, 16, seed=1), data.random_vectors(5, 16, seed=1))
 
 
 def test_loglog_slope_on_synthetic_times():

@@ -15,6 +15,9 @@ def grid(full, smoke):
     """The full parameter list, or `smoke` in the CI smoke run."""
     return smoke if SMOKE else full
 
+# The same data as pyd2ke.reports.data.random_strings, but not imported from
+# it: asv runs this suite against builds of older commits too, which may not
+# have pyd2ke.reports.
 PROTEIN = b"ACDEFGHIKLMNPQRSTVWY"
 
 

@@ -17,49 +17,22 @@ because their fitted shape follows L: SFMCGK (walks of 3 x the longest fit
 string) and RandomMaclaurin (L is the input dimension).
 """
 
-import shlex
 import statistics
 import time
 from pathlib import Path
 
 import numpy as np
 
-from ._progress import Progress
+from pyd2ke import (RandomMaclaurin, RandomSetEmbedding, RandomStringEmbedding, RandomWarpingSeries,
+                    WordMoversEmbedding, make_sfmcgk, make_sfmedm)
 
-PROTEIN = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
-
-
-def random_strings(n, length, seed=0):
-    rng = np.random.default_rng(seed)
-    blob = PROTEIN[rng.integers(0, len(PROTEIN), size=n * length, dtype=np.uint8)].tobytes().decode("ascii")
-    return [blob[i * length:(i + 1) * length] for i in range(n)]
-
-
-def random_series(n, length, seed=0, channels=3):
-    values = np.random.default_rng(seed).standard_normal((n * length, channels))
-    return [values[i * length:(i + 1) * length] for i in range(n)]
-
-
-def random_sets(n, size, seed=0, dim=16):
-    values = np.random.default_rng(seed).standard_normal((n * size, dim))
-    values /= np.linalg.norm(values, axis=1, keepdims=True)
-    return [values[i * size:(i + 1) * size] for i in range(n)]
-
-
-def random_documents(n, words, seed=0, dim=16):
-    rng = np.random.default_rng(seed)
-    values, weights = rng.standard_normal((n * words, dim)), rng.random(n * words) + 0.1
-    return [(values[i * words:(i + 1) * words], weights[i * words:(i + 1) * words]) for i in range(n)]
-
-
-def random_vectors(n, dim, seed=0):
-    return np.random.default_rng(seed).standard_normal((n, dim)) / np.sqrt(dim)
+from .data import random_documents, random_series, random_sets, random_strings, random_vectors
+from .progress import Progress
+from .provenance import header_lines
 
 
 def _models():
-    from . import (RandomMaclaurin, RandomSetEmbedding, RandomStringEmbedding, RandomWarpingSeries,
-                   WordMoversEmbedding, make_sfmcgk, make_sfmedm)
-
+    """Method name -> estimator factory (a function, so tests can swap it)."""
     return {
         "RSE": RandomStringEmbedding,
         "RWS": RandomWarpingSeries,
@@ -199,14 +172,10 @@ def plot(rows, sweep, path):
 
 
 def main(args, argv):
-    from ._reproduce import versions
-
     methods = args.method or list(METHODS)
     rows = run(methods, quick=args.quick, n_jobs=args.n_jobs)
     report = "\n".join([
-        f"Command: `python -m pyd2ke {shlex.join(['scaling', *argv])}`",
-        f"Date: {time.strftime('%Y-%m-%d %H:%M %Z')}",
-        f"Versions: {versions()}",
+        *header_lines("scaling", argv),
         f"n_jobs={args.n_jobs}; transform time only (median of {ROUNDS} interleaved rounds); one model per sweep, "
         "fitted on 50 objects of its first size (refitted at each size where noted)",
         "",

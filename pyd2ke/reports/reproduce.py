@@ -23,9 +23,6 @@ plus the classifier); "predict s" is embedding (or computing distances to)
 the test objects plus predicting. The search itself is in "CV search s".
 """
 
-import datetime
-import platform
-import shlex
 import sys
 import time
 import warnings
@@ -33,14 +30,24 @@ from pathlib import Path
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.metrics.pairwise import manhattan_distances
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
-from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
-from sklearn.svm import SVC, LinearSVC
+from sklearn.svm import LinearSVC
 
-from ._progress import Progress
+from pyd2ke import (CGKEmbedding, ESPVectorizer, RandomSetEmbedding, RandomStringEmbedding, RandomWarpingSeries,
+                    RepresentativeSetEmbedding, WordMoversEmbedding, make_sfmcgk, make_sfmedm)
+from pyd2ke.datasets import (load_bbc_news, load_digits_chaincode, load_digits_sift, load_japanese_vowels,
+                             load_statlog_dna)
+from pyd2ke.distances import pairwise_distances
+
+from .baselines import distance_substitution_svc, knn_baseline
+from .data import unit_descriptors
+from .progress import Progress
+from .provenance import header_lines
+from .timing import timed
 
 COLUMNS = ["dataset", "method", "test accuracy", "fit+transform s", "predict s", "CV search s", "chosen by CV"]
 
@@ -111,59 +118,25 @@ def embedding_rows(dataset, method, make, settings, data, grids, scale=True, C_g
     return [_row(dataset, method, accuracy, fit_seconds, predict_seconds, search_seconds, chosen)]
 
 
-def exact_distance_rows(dataset, metric_name, distances, data, grids, svm=True):
-    """k-NN with the exact distance and, if svm, exp(-gamma d) + SVC(precomputed).
+def exact_distance_rows(dataset, metric_name, distances, data, grids):
+    """k-NN with the exact distance and exp(-gamma d) + SVC(precomputed).
 
     distances(A, B) returns the exact distance matrix; the training matrix is
-    computed once and its time counted in both rows' fit time.
+    computed once and its time counted in both rows' fit time (the test
+    matrix likewise in both rows' predict time).
     """
-    _, y_train, _, y_test = data
-    X_train, X_test = data[0], data[2]
-    t0 = time.perf_counter()
-    D_train = distances(X_train, X_train)
-    train_seconds = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    D_test = distances(X_test, X_train)
-    test_seconds = time.perf_counter() - t0
-
-    rows = []
-    t0 = time.perf_counter()
-    search = GridSearchCV(KNeighborsClassifier(metric="precomputed"), {"n_neighbors": grids["k"]}, cv=_cv())
-    search.fit(D_train, y_train)
-    search_seconds = time.perf_counter() - t0
-    k = search.best_params_["n_neighbors"]
-    t0 = time.perf_counter()
-    knn = KNeighborsClassifier(k, metric="precomputed").fit(D_train, y_train)
-    fit_seconds = train_seconds + time.perf_counter() - t0
-    t0 = time.perf_counter()
-    accuracy = knn.score(D_test, y_test)
-    rows.append(_row(dataset, f"k-NN, exact {metric_name}", accuracy, fit_seconds,
-                     test_seconds + time.perf_counter() - t0, search_seconds, f"k={k}"))
-    if not svm:
-        return rows
-
-    # exp(-gamma d) is indefinite for most of these distances; libsvm still
-    # trains on it (the papers' distance-substitution baseline).
-    median = float(np.median(D_train[np.triu_indices(len(D_train), 1)]))
-    median = median if median > 0 else 1.0
-    t0 = time.perf_counter()
-    best = None
-    for factor in grids["gamma_factors"]:
-        gamma = factor / median
-        search = GridSearchCV(SVC(kernel="precomputed"), {"C": grids["svc_C"]}, cv=_cv())
-        search.fit(np.exp(-gamma * D_train), y_train)
-        if best is None or search.best_score_ > best[0]:
-            best = (search.best_score_, gamma, search.best_params_["C"])
-    search_seconds = time.perf_counter() - t0
-    _, gamma, C = best
-    t0 = time.perf_counter()
-    svc = SVC(kernel="precomputed", C=C).fit(np.exp(-gamma * D_train), y_train)
-    fit_seconds = train_seconds + time.perf_counter() - t0
-    t0 = time.perf_counter()
-    accuracy = svc.score(np.exp(-gamma * D_test), y_test)
-    rows.append(_row(dataset, f"exp(-gamma {metric_name}) + SVC (precomputed)", accuracy, fit_seconds,
-                     test_seconds + time.perf_counter() - t0, search_seconds, f"gamma={gamma:.3g}, C={C:g}"))
-    return rows
+    X_train, y_train, X_test, y_test = data
+    D_train, train_seconds = timed(distances, X_train, X_train)
+    D_test, test_seconds = timed(distances, X_test, X_train)
+    knn = knn_baseline(D_train, y_train, D_test, y_test, grids["k"], _cv())
+    svc = distance_substitution_svc(D_train, y_train, D_test, y_test, grids["gamma_factors"], grids["svc_C"], _cv())
+    return [
+        _row(dataset, f"k-NN, exact {metric_name}", knn.accuracy, train_seconds + knn.fit_seconds,
+             test_seconds + knn.predict_seconds, knn.search_seconds, f"k={knn.chosen['k']}"),
+        _row(dataset, f"exp(-gamma {metric_name}) + SVC (precomputed)", svc.accuracy, train_seconds + svc.fit_seconds,
+             test_seconds + svc.predict_seconds, svc.search_seconds,
+             f"gamma={svc.chosen['gamma']:.3g}, C={svc.chosen['C']:g}"),
+    ]
 
 
 def _subsample(X, y, n, seed):
@@ -191,10 +164,6 @@ def _median_l1(Z, n=200):
 
 def string_plan(dataset, data, grids, n_jobs, ss_lengths):
     """(label, callable -> rows) for one string dataset."""
-    from . import CGKEmbedding, ESPVectorizer, RandomStringEmbedding, RepresentativeSetEmbedding
-    from . import make_sfmcgk, make_sfmedm
-    from .distances import pairwise_distances
-
     R = grids["R"]["strings"]
     X_train = data[0]
 
@@ -244,8 +213,6 @@ def string_plan(dataset, data, grids, n_jobs, ss_lengths):
 
 
 def task_strings(grids, n_jobs):
-    from .datasets import load_digits_chaincode, load_statlog_dna
-
     plans = []
     dna = load_statlog_dna()
     data = _split(dna.X_train, dna.y_train, dna.X_test, dna.y_test, grids)
@@ -258,10 +225,6 @@ def task_strings(grids, n_jobs):
 
 
 def task_timeseries(grids, n_jobs):
-    from . import RandomWarpingSeries, RepresentativeSetEmbedding
-    from .datasets import load_japanese_vowels
-    from .distances import pairwise_distances
-
     vowels = load_japanese_vowels()
     data = _split(vowels.X_train, vowels.y_train, vowels.X_test, vowels.y_test, grids)
     dataset, R = "JapaneseVowels", grids["R"]["timeseries"]
@@ -285,14 +248,8 @@ def task_timeseries(grids, n_jobs):
 
 
 def task_sets(grids, n_jobs):
-    from . import RandomSetEmbedding, RepresentativeSetEmbedding
-    from .datasets import load_digits_sift
-    from .distances import pairwise_distances
-
     sift = load_digits_sift()
-    # SIFT descriptors scaled to unit length, the scale of the random sets.
-    unit = lambda sets: [s / np.maximum(np.linalg.norm(s, axis=1, keepdims=True), 1e-12) for s in sets]
-    data = _split(unit(sift.X_train), sift.y_train, unit(sift.X_test), sift.y_test, grids)
+    data = _split(unit_descriptors(sift.X_train), sift.y_train, unit_descriptors(sift.X_test), sift.y_test, grids)
     dataset, R = "digits SIFT sets", grids["R"]["sets"]
 
     def rse(kernel):
@@ -313,12 +270,6 @@ def task_sets(grids, n_jobs):
 
 
 def task_documents(grids, n_jobs):
-    from sklearn.feature_extraction.text import TfidfTransformer
-
-    from . import RepresentativeSetEmbedding, WordMoversEmbedding
-    from .datasets import load_bbc_news
-    from .distances import pairwise_distances
-
     bbc = load_bbc_news()
     bow = _split(bbc.bow_train, bbc.y_train, bbc.bow_test, bbc.y_test, grids)
     pairs = _split(bbc.X_train, bbc.y_train, bbc.X_test, bbc.y_test, grids)
@@ -400,24 +351,11 @@ def comparison_notes(rows):
     return "\n".join(notes)
 
 
-def versions():
-    import scipy
-    import sklearn
-
-    from . import build_info
-
-    info = build_info()
-    return (f"pyd2ke {info['version']} (SIMD {info['simd']}, OpenMP {'on' if info['openmp'] else 'off'}), "
-            f"numpy {np.__version__}, scipy {scipy.__version__}, scikit-learn {sklearn.__version__}, "
-            f"Python {platform.python_version()}, {platform.machine()}")
-
-
 def run(tasks, quick=False, n_jobs=None, out=None, argv=None, stream=None):
     """Run the tasks, print the report to stream (stdout) and write it to
     out/results.md when out is given. Returns the rows."""
     stream = sys.stdout if stream is None else stream
     grids = QUICK if quick else FULL
-    command = "python -m pyd2ke " + shlex.join(["reproduce", *(argv or [])]) if argv is not None else None
     t_start = time.perf_counter()
     rows = []
     with warnings.catch_warnings():
@@ -433,9 +371,7 @@ def run(tasks, quick=False, n_jobs=None, out=None, argv=None, stream=None):
             progress.close()
     wall = time.perf_counter() - t_start
     report = "\n".join([
-        f"Command: `{command}`" if command else "Command: (called from Python)",
-        f"Date: {datetime.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}",
-        f"Versions: {versions()}",
+        *header_lines("reproduce", argv),
         f"Mode: {'--quick (stratified subsamples, small R and grids)' if quick else 'full'}; "
         f"n_jobs={n_jobs}; wall time {wall:.0f} s",
         "",
