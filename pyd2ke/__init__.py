@@ -12,7 +12,7 @@ except ImportError as error:  # the source folder, not an installed package
         "not an installed package. Install it (pip install .) and run from another folder, or use "
         "the `pyd2ke` command, which works from anywhere."
     ) from error
-from ._chunks import chunking
+from ._parallel import chunking
 from .baselines import RepresentativeSetEmbedding
 from .d2ke import D2KE
 from .density import DensityKernelFeatures, MeanEmbeddingFeatures

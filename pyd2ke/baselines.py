@@ -2,12 +2,12 @@
 
 import numpy as np
 
-from .d2ke import D2KE
-from ._metrics import METRICS
+from ._domains import METRICS
 from ._validation import check_choice
+from .d2ke import D2KEBase
 
 
-class RepresentativeSetEmbedding(D2KE):
+class RepresentativeSetEmbedding(D2KEBase):
     """Representative-set method (RSM): D2KE features with R training objects
     as the "random" objects.
 
@@ -72,6 +72,9 @@ class RepresentativeSetEmbedding(D2KE):
     def _check_params(self):
         check_choice(self.metric, "metric", set(METRICS))
         super()._check_params()
+
+    def _metric_params(self):
+        return dict(self.metric_params or {})
 
     def _draw_random_objects(self, X, rng):
         return self._draw_representatives(X, rng, self.n_components)

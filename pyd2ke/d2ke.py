@@ -6,12 +6,13 @@ Features for R random objects w_1..w_R and a distance d:
     soft:   Z[i, j] = exp(-gamma * d(x_i, w_j)) / sqrt(R)
     direct: Z[i, j] = d(x_i, w_j) / sqrt(R)
 
-so that Z Z' approximates k(x, y) = E_w[phi_w(x) phi_w(y)]. ``D2KE`` is the
-generic transformer; the domain classes (RandomStringEmbedding,
-RandomWarpingSeries, RandomSetEmbedding, WordMoversEmbedding,
-RepresentativeSetEmbedding) are specialisations that fix the metric and the
-random-object distribution. Fitting, gamma="auto", chunked parallel
-transforms and pickling live here only.
+so that Z Z' approximates k(x, y) = E_w[phi_w(x) phi_w(y)]. ``D2KEBase`` holds
+what every such estimator shares (fit, gamma="auto", chunked parallel
+transforms, pickling) and knows no input format: it asks the domain of its
+metric (pyd2ke/_domains/) to validate, pack, compute and draw. ``D2KE`` is
+the generic transformer; RandomStringEmbedding, RandomWarpingSeries,
+RandomSetEmbedding, WordMoversEmbedding and RepresentativeSetEmbedding are
+its siblings that fix the metric and the random-object distribution.
 """
 
 import sys
@@ -19,13 +20,12 @@ import time
 import warnings
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ._chunks import check_chunk, chunk_bounds
-from ._metrics import check_metric_params, get_metric
+from ._domains import check_metric_params, domain_for
+from ._parallel import check_chunk, chunk_bounds
 from ._validation import (
     check_choice,
     check_dtype,
@@ -37,33 +37,6 @@ from ._validation import (
 
 # Objects whose distances to the random objects set gamma="auto".
 _AUTO_GAMMA_SAMPLE = 256
-# Metrics whose inputs (series, sets, documents) are packed into one
-# contiguous copy before the compiled core sees them.
-_PACKED_METRICS = ("dtw", "hausdorff", "modified_hausdorff", "emd")
-
-
-def _default_random_objects(metric, X, flavour, n, rng):
-    """R random objects from the metric's domain distribution, default parameters."""
-    if metric == "levenshtein":
-        from .strings import draw_random_strings
-
-        return draw_random_strings(X, n, rng, "rf", 10, flavour)
-    if metric == "dtw":
-        from .timeseries import draw_random_series
-
-        return draw_random_series(X.channels, n, rng, 1, 10, 1.0)
-    if metric in ("hausdorff", "modified_hausdorff"):
-        from .sets import draw_random_sets
-
-        return draw_random_sets(X.dim, n, rng, 3, 15)
-    if metric == "emd":
-        from .documents import draw_random_documents
-
-        return draw_random_documents(X.dim, n, rng, 1, 6, "sphere", None)
-    raise ValueError(
-        f"sampler='random' needs a built-in metric with a random-object distribution; "
-        f"metric={metric!r} has none: use sampler='representative' or a callable"
-    )
 
 
 def _report_progress(name, done, total, seconds):
@@ -72,7 +45,193 @@ def _report_progress(name, done, total, seconds):
           file=sys.stderr, flush=True)
 
 
-class D2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class D2KEBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """What every D2KE-family estimator shares: fit validates the data as its
+    domain says, draws the random objects and resolves gamma="auto";
+    transform streams chunks through the domain's compiled engine.
+
+    Subclasses define their parameters, ``metric`` (a parameter or a class
+    attribute), and ``_draw_random_objects(X, rng)``; ``_metric_params()``
+    when the distance takes parameters; ``_validate`` when their input needs
+    more than the domain's check (WordMoversEmbedding's bag of words).
+    """
+
+    def _metric_name(self):
+        """The built-in metric name, or the Python function."""
+        return self.metric
+
+    def _domain(self):
+        return domain_for(self._metric_name())
+
+    def _metric_params(self):
+        """Keyword parameters of the distance (e.g. DTW's window)."""
+        return {}
+
+    def _draw_random_objects(self, X, rng):
+        raise NotImplementedError
+
+    def _draw_from_domain(self, X, rng, **params):
+        """n_components random objects from the domain's distribution;
+        params override its defaults."""
+        return self._domain().draw_random_objects(X, self.input_flavour_, self.n_components, rng, **params)
+
+    def _draw_representatives(self, X, rng, n):
+        if n > len(X):
+            warnings.warn(
+                f"n_components={n} is larger than the number of fit objects ({len(X)}); "
+                f"using all {len(X)} of them",
+                UserWarning,
+            )
+            n = len(X)
+        self.representative_indices_ = np.sort(rng.choice(len(X), size=n, replace=False))
+        return [X[i] for i in self.representative_indices_]
+
+    def _check_params(self):
+        check_positive_int(self.n_components, "n_components")
+        check_choice(self.kernel, "kernel", {"soft", "direct"})
+        check_gamma(self.gamma)
+        check_dtype(self.dtype)
+        effective_n_threads(self.n_jobs)
+        check_metric_params(self._domain(), self._metric_name(), self._metric_params())
+
+    def _validate(self, X, reset, name="X"):
+        """X checked and packed by the domain. reset=True (fit): its flavour
+        (str or bytes, channels, dimension) becomes the fitted one;
+        reset=False: it must match the fitted one."""
+        domain = self._domain()
+        X, flavour = domain.check(X, name, check_dtype(self.dtype))
+        if reset:
+            self.input_flavour_ = flavour
+        elif flavour != self.input_flavour_:
+            raise domain.flavour_error(name, flavour, self.input_flavour_)
+        return X
+
+    def fit(self, X, y=None):
+        """Draw the random objects (and resolve gamma="auto") from X.
+
+        Parameters
+        ----------
+        X : sequence of objects in the metric's input format
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        return self._fit(X, self._draw_random_objects)
+
+    def _fit(self, X, draw):
+        """Validate X as fit data, draw the random objects with draw(X, rng),
+        resolve gamma."""
+        for attr in ("_engine", "representative_indices_"):
+            self.__dict__.pop(attr, None)  # stale state of an earlier fit
+        X = self._validate(X, reset=True)
+        rng = check_random_state(self.random_state)
+        self.random_objects_ = draw(X, rng)
+        self.n_components_ = len(self.random_objects_)
+        if self.gamma == "auto":
+            self.gamma_ = self._auto_gamma(X, rng)
+        else:
+            self.gamma_ = float(self.gamma)
+        return self
+
+    def _auto_gamma(self, X, rng):
+        """1 / median distance between fit objects and random objects."""
+        if len(X) > _AUTO_GAMMA_SAMPLE:
+            pick = rng.choice(len(X), _AUTO_GAMMA_SAMPLE, replace=False)
+            pick = np.sort(pick)
+            X = X.take(pick) if hasattr(X, "take") else [X[i] for i in pick]
+            X = self._validate(X, reset=False)
+        d = self._distances(X)
+        median = float(np.median(d))
+        # A subnormal median would give gamma = inf (and NaN features at d = 0).
+        return min(1.0 / median, np.finfo(np.float64).max) if median > 0 else 1.0
+
+    def _engine_for_transform(self):
+        # Built once per precision and distance parameters, which may change
+        # after fit (set_params(dtype=...) needs no refit).
+        dtype, params = check_dtype(self.dtype), self._metric_params()
+        key = (np.dtype(dtype).str, repr(sorted(params.items())))
+        cached = self.__dict__.get("_engine")
+        if cached is None or cached[0] != key:
+            engine = self._domain().make_engine(self._metric_name(), self.random_objects_, params, dtype)
+            cached = (key, engine)
+            self._engine = cached
+        return cached[1]
+
+    def _distances(self, X):
+        engine = self._engine_for_transform()
+        n_threads = effective_n_threads(self.n_jobs)
+        out = np.empty((len(X), self.n_components_), dtype=np.float64)
+        check = not self._always_finite()
+        for start, stop in chunk_bounds(X):
+            engine.distances_into(X[start:stop], out[start:stop], n_threads)
+            if check:
+                check_finite_output(out[start:stop], "X", start)
+        return out
+
+    def transform(self, X):
+        """Random features of X.
+
+        Parameters
+        ----------
+        X : sequence of objects in the metric's input format
+
+        Returns
+        -------
+        Z : ndarray of shape (n_objects, n_components_), C-contiguous
+        """
+        check_is_fitted(self, "random_objects_")
+        dtype = check_dtype(self.dtype)
+        n_threads = effective_n_threads(self.n_jobs)
+        engine = self._engine_for_transform()
+        domain = self._domain()
+        if domain.is_packable_list(X):
+            # Checked and packed a chunk at a time: a transform needs O(chunk)
+            # memory above its output.
+            items = list(X)
+            n, bounds = len(items), chunk_bounds(items)
+            chunks = (check_chunk(lambda part: self._validate(part, reset=False), items, start, stop)
+                      for start, stop in bounds)
+        else:
+            X = self._validate(X, reset=False)
+            n, bounds = len(X), chunk_bounds(X)
+            chunks = (X[start:stop] for start, stop in bounds)
+        out = np.empty((n, self.n_components_), dtype=dtype)
+        check = not self._always_finite()
+        t0 = time.perf_counter()
+        for (start, stop), chunk in zip(bounds, chunks):
+            engine.features_into(chunk, self.gamma_, self.kernel, out[start:stop], n_threads)
+            if check:
+                check_finite_output(out[start:stop], "X", start)
+            if self.verbose:
+                _report_progress(type(self).__name__, stop, n, time.perf_counter() - t0)
+        return out
+
+    def _always_finite(self):
+        metric = self._domain().metrics.get(self._metric_name())
+        return metric is not None and metric.always_finite
+
+    @property
+    def _n_features_out(self):
+        return self.n_components_
+
+    def __getstate__(self):
+        # The compiled engine is a cache; it is rebuilt from random_objects_.
+        state = super().__getstate__()
+        state.pop("_engine", None)
+        return state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array = False
+        tags.input_tags.string = True
+        tags.requires_fit = True
+        return tags
+
+
+class D2KE(D2KEBase):
     """Random features from any distance (D2KE).
 
     Parameters
@@ -156,10 +315,6 @@ class D2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.dtype = dtype
         self.verbose = verbose
 
-    # Specialisations override these three.
-    def _metric_name(self):
-        return self.metric
-
     def _metric_params(self):
         """Keyword parameters of the distance (e.g. DTW's window)."""
         return dict(self.metric_params or {})
@@ -173,7 +328,7 @@ class D2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         if sampler == "representative":
             return self._draw_representatives(X, rng, self.n_components)
         if sampler == "random":
-            return _default_random_objects(self.metric, X, self.input_flavour_, self.n_components, rng)
+            return self._draw_from_domain(X, rng)
         objects = sampler(rng, self.n_components)
         try:
             objects = list(objects)
@@ -181,163 +336,5 @@ class D2KE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             raise TypeError(f"sampler must return a list of objects, got {type(objects).__name__}") from None
         if len(objects) != self.n_components:
             raise ValueError(f"sampler returned {len(objects)} objects, but n_components={self.n_components}")
-        metric = get_metric(self._metric_name())
-        _, flavour = metric.check(objects, "sampler output", check_dtype(self.dtype))
-        if flavour != self.input_flavour_:
-            raise metric.flavour_error("sampler output", flavour, self.input_flavour_)
+        self._validate(objects, reset=False, name="sampler output")
         return objects
-
-    def _draw_representatives(self, X, rng, n):
-        if n > len(X):
-            warnings.warn(
-                f"n_components={n} is larger than the number of fit objects ({len(X)}); "
-                f"using all {len(X)} of them",
-                UserWarning,
-            )
-            n = len(X)
-        self.representative_indices_ = np.sort(rng.choice(len(X), size=n, replace=False))
-        return [X[i] for i in self.representative_indices_]
-
-    def _check_params(self):
-        check_positive_int(self.n_components, "n_components")
-        check_choice(self.kernel, "kernel", {"soft", "direct"})
-        check_gamma(self.gamma)
-        check_dtype(self.dtype)
-        effective_n_threads(self.n_jobs)
-        check_metric_params(get_metric(self._metric_name()), self._metric_params())
-
-    def _check_objects(self, X, name="X"):
-        metric = get_metric(self._metric_name())
-        X, flavour = metric.check(X, name, check_dtype(self.dtype))
-        fitted = self.__dict__.get("input_flavour_")
-        if fitted is not None and flavour != fitted:
-            raise metric.flavour_error(name, flavour, fitted)
-        return X, flavour
-
-    def fit(self, X, y=None):
-        """Draw the random objects (and resolve gamma="auto") from X.
-
-        Parameters
-        ----------
-        X : sequence of objects in the metric's input format
-        y : ignored
-
-        Returns
-        -------
-        self
-        """
-        self._check_params()
-        for attr in ("input_flavour_", "_engine", "representative_indices_"):
-            self.__dict__.pop(attr, None)
-        X, flavour = self._check_objects(X)
-        rng = check_random_state(self.random_state)
-        self.input_flavour_ = flavour
-        self.random_objects_ = self._draw_random_objects(X, rng)
-        self.n_components_ = len(self.random_objects_)
-        if self.gamma == "auto":
-            self.gamma_ = self._auto_gamma(X, rng)
-        else:
-            self.gamma_ = float(self.gamma)
-        return self
-
-    def _auto_gamma(self, X, rng):
-        """1 / median distance between fit objects and random objects."""
-        if len(X) > _AUTO_GAMMA_SAMPLE:
-            pick = rng.choice(len(X), _AUTO_GAMMA_SAMPLE, replace=False)
-            pick = np.sort(pick)
-            X = X.take(pick) if hasattr(X, "take") else [X[i] for i in pick]
-            X, _ = self._check_objects(X)
-        d = self._distances(X)
-        median = float(np.median(d))
-        # A subnormal median would give gamma = inf (and NaN features at d = 0).
-        return min(1.0 / median, np.finfo(np.float64).max) if median > 0 else 1.0
-
-    def _engine_for_transform(self):
-        # Built once per precision and distance parameters, which may change
-        # after fit (set_params(dtype=...) needs no refit).
-        dtype, params = check_dtype(self.dtype), self._metric_params()
-        key = (np.dtype(dtype).str, repr(sorted(params.items())))
-        cached = self.__dict__.get("_engine")
-        if cached is None or cached[0] != key:
-            metric = get_metric(self._metric_name())
-            cached = (key, metric.make_engine(self.random_objects_, params, dtype))
-            self._engine = cached
-        return cached[1]
-
-    def _distances(self, X):
-        engine = self._engine_for_transform()
-        n_threads = effective_n_threads(self.n_jobs)
-        out = np.empty((len(X), self.n_components_), dtype=np.float64)
-        check = not get_metric(self._metric_name()).always_finite
-        for start, stop in chunk_bounds(X):
-            engine.distances_into(X[start:stop], out[start:stop], n_threads)
-            if check:
-                check_finite_output(out[start:stop], "X", start)
-        return out
-
-    def transform(self, X):
-        """Random features of X.
-
-        Parameters
-        ----------
-        X : sequence of objects in the metric's input format
-
-        Returns
-        -------
-        Z : ndarray of shape (n_objects, n_components_), C-contiguous
-        """
-        check_is_fitted(self, "random_objects_")
-        dtype = check_dtype(self.dtype)
-        n_threads = effective_n_threads(self.n_jobs)
-        engine = self._engine_for_transform()
-        items = self._items_to_pack_by_chunks(X)
-        if items is None:
-            X, _ = self._check_objects(X)
-            n, bounds = len(X), chunk_bounds(X)
-        else:
-            n, bounds = len(items), chunk_bounds(items)
-        out = np.empty((n, self.n_components_), dtype=dtype)
-        check = not get_metric(self._metric_name()).always_finite
-        t0 = time.perf_counter()
-        for start, stop in bounds:
-            if items is None:
-                chunk = X[start:stop]
-            else:
-                chunk = check_chunk(lambda part: self._check_objects(part)[0], items, start, stop)
-            engine.features_into(chunk, self.gamma_, self.kernel, out[start:stop], n_threads)
-            if check:
-                check_finite_output(out[start:stop], "X", start)
-            if self.verbose:
-                _report_progress(type(self).__name__, stop, n, time.perf_counter() - t0)
-        return out
-
-    def _items_to_pack_by_chunks(self, X):
-        """X as a list when it is a sequence of series, sets or documents that
-        the metric would pack into one contiguous copy; None otherwise (strings
-        need no copy, packed input is packed already). Such lists are checked
-        and packed a chunk at a time, so a transform needs O(chunk) memory
-        above its output."""
-        if self._metric_name() not in _PACKED_METRICS or not isinstance(X, (list, tuple)):
-            return None
-        if isinstance(X, tuple) and len(X) == 2 and sp.issparse(X[1]):  # (embeddings, bag of words)
-            return None
-        if len(X) == 0:
-            return None  # the whole-input check reports it
-        return list(X)
-
-    @property
-    def _n_features_out(self):
-        return self.n_components_
-
-    def __getstate__(self):
-        # The compiled engine is a cache; it is rebuilt from random_objects_.
-        state = super().__getstate__()
-        state.pop("_engine", None)
-        return state
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.string = True
-        tags.requires_fit = True
-        return tags

@@ -34,13 +34,13 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ._blas import matmul_rows, one_blas_thread
-from ._chunks import check_chunk, chunk_bounds
-from ._sets import PackedSets
+from ._domains.point_sets import check_point_sets
+from ._parallel import check_chunk, chunk_bounds
+from ._ragged import Ragged as PackedSets
 from ._validation import (
     check_choice,
     check_dtype,
     check_finite_output,
-    check_point_sets,
     check_positive_int,
     effective_n_threads,
 )

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from ._chunks import chunk_bounds
-from ._metrics import METRICS, check_metric_params, get_metric
+from ._domains import METRICS, check_metric_params, domain_for
+from ._parallel import chunk_bounds
 from ._validation import check_dtype, check_finite_output, effective_n_threads
 
 
@@ -46,18 +46,18 @@ def pairwise_distances(X, Y=None, metric="levenshtein", n_jobs=None, dtype=np.fl
     -------
     D : ndarray of shape (len(X), len(Y))
     """
-    m = get_metric(metric)
-    params = check_metric_params(m, metric_params, "keyword arguments")
+    domain = domain_for(metric)
+    params = check_metric_params(domain, metric, metric_params, "keyword arguments")
     dtype = check_dtype(dtype)
-    X, flavour_x = m.check(X, "X", dtype)
+    X, flavour_x = domain.check(X, "X", dtype)
     if Y is None:
         Y, flavour_y = X, flavour_x
     else:
-        Y, flavour_y = m.check(Y, "Y", dtype)
+        Y, flavour_y = domain.check(Y, "Y", dtype)
     if flavour_x != flavour_y:
-        raise m.flavour_error("Y", flavour_y, flavour_x)
+        raise domain.flavour_error("Y", flavour_y, flavour_x)
     n_threads = effective_n_threads(n_jobs)
-    engine = m.make_engine(Y, params, dtype)
+    engine = domain.make_engine(metric, Y, params, dtype)
     out = np.empty((len(X), len(Y)), dtype=dtype)
     for start, stop in chunk_bounds(X):
         engine.distances_into(X[start:stop], out[start:stop], n_threads)

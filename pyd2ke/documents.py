@@ -8,16 +8,26 @@ the EMD uses the Euclidean distance between word vectors and is solved
 exactly.
 """
 
+from functools import partial
+
 import numpy as np
-import scipy.sparse as sp
 
-from .d2ke import D2KE
-from ._sets import PackedSets
-from ._validation import check_choice, check_positive_int, documents_from_bow
-from .sets import unit_rows, unit_sphere
+from ._domains.documents import (
+    DISTRIBUTION,
+    DISTRIBUTIONS,
+    MAX_WORDS,
+    MIN_WORDS,
+    bag_of_words_matrix,
+    documents_from_bow,
+    draw_random_documents,
+    smooth_idf,
+)
+from ._ragged import Ragged
+from ._validation import check_choice, check_positive_int
+from .d2ke import D2KEBase
 
 
-class WordMoversEmbedding(D2KE):
+class WordMoversEmbedding(D2KEBase):
     """D2KE features for documents under the Earth Mover's distance (WME).
 
     Parameters
@@ -91,9 +101,9 @@ class WordMoversEmbedding(D2KE):
         *,
         embeddings=None,
         weighting="nbow",
-        min_words=1,
-        max_words=6,
-        distribution="sphere",
+        min_words=MIN_WORDS,
+        max_words=MAX_WORDS,
+        distribution=DISTRIBUTION,
         kernel="soft",
         gamma="auto",
         random_state=None,
@@ -114,13 +124,10 @@ class WordMoversEmbedding(D2KE):
         self.dtype = dtype
         self.verbose = verbose
 
-    def _metric_params(self):
-        return {}
-
     def _check_params(self):
         super()._check_params()
         check_choice(self.weighting, "weighting", {"nbow", "tfidf"})
-        check_choice(self.distribution, "distribution", {"sphere", "box", "vocabulary"})
+        check_choice(self.distribution, "distribution", set(DISTRIBUTIONS))
         check_positive_int(self.min_words, "min_words")
         check_positive_int(self.max_words, "max_words")
         if self.min_words > self.max_words:
@@ -130,11 +137,11 @@ class WordMoversEmbedding(D2KE):
                 "weighting='tfidf' needs word identities: pass embeddings= and X as a bag-of-words matrix"
             )
 
-    def _check_objects(self, X, name="X"):
-        if self.embeddings is not None and not isinstance(X, PackedSets):
-            idf = self.__dict__.get("idf_")
+    def _validate(self, X, reset, name="X"):
+        if self.embeddings is not None and not isinstance(X, Ragged):
+            idf = self.idf_ if self.weighting == "tfidf" else None
             X = documents_from_bow(self.embeddings, X, name, self.dtype, idf)
-        return super()._check_objects(X, name)
+        return super()._validate(X, reset, name)
 
     def fit(self, X, y=None):
         """Draw the random documents (and learn idf, resolve gamma="auto") from X.
@@ -149,37 +156,19 @@ class WordMoversEmbedding(D2KE):
         -------
         self
         """
-        self.__dict__.pop("idf_", None)
-        self._word_counts = None  # for distribution="vocabulary", during fit only
-        if self.embeddings is not None and not isinstance(X, PackedSets):
-            B = sp.csr_matrix(X) if sp.issparse(X) else sp.csr_matrix(np.asarray(X, dtype=np.float64))
+        self._check_params()
+        self.__dict__.pop("idf_", None)  # stale state of an earlier fit
+        vocabulary = None  # the word vectors and counts the "vocabulary" distribution draws from
+        if self.embeddings is not None and not isinstance(X, Ragged):
+            B = bag_of_words_matrix(X)
             if self.weighting == "tfidf":
-                df = np.bincount(B.indices[B.data != 0], minlength=B.shape[1]) if B.nnz else np.zeros(B.shape[1])
-                self.idf_ = np.log((1.0 + B.shape[0]) / (1.0 + df)) + 1.0
-            self._word_counts = np.asarray(B.sum(axis=0), dtype=np.float64).ravel()
-        try:
-            return super().fit(X, y)
-        finally:
-            del self._word_counts
+                self.idf_ = smooth_idf(B)
+            vocabulary = (np.asarray(self.embeddings), np.asarray(B.sum(axis=0), dtype=np.float64).ravel())
+        return self._fit(X, partial(self._draw_documents, vocabulary=vocabulary))
 
-    def _draw_random_objects(self, X, rng):
-        if self.distribution == "vocabulary":
-            if self._word_counts is not None:
-                words, counts = np.asarray(self.embeddings, dtype=np.float64), self._word_counts
-            else:
-                words, counts = X.values, X.weights
-            counts = np.maximum(counts, 0)
-            p = counts / counts.sum()
-            docs = []
-            for m in rng.randint(self.min_words, self.max_words + 1, size=self.n_components):
-                docs.append((words[rng.choice(len(p), size=m, p=p)].astype(np.float64), np.full(m, 1.0 / m)))
-            return docs
-        box = None
-        if self.distribution == "box":
-            vocabulary = self.embeddings if self.embeddings is not None else X.values
-            box = (float(np.min(vocabulary)), float(np.max(vocabulary)))
-        return draw_random_documents(X.dim, self.n_components, rng, self.min_words, self.max_words,
-                                     self.distribution, box)
+    def _draw_documents(self, X, rng, vocabulary):
+        return draw_random_documents(X, self.n_components, rng, self.min_words, self.max_words,
+                                     self.distribution, vocabulary)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -187,14 +176,3 @@ class WordMoversEmbedding(D2KE):
         tags.input_tags.sparse = True
         return tags
 
-
-def draw_random_documents(dim, n, rng, min_words, max_words, distribution, box):
-    """n random documents of U{min_words..max_words} words with uniform weights."""
-    docs = []
-    for m in rng.randint(min_words, max_words + 1, size=n):
-        if distribution == "sphere":
-            words = unit_sphere(rng, m, dim)
-        else:
-            words = unit_rows(rng.uniform(box[0], box[1], size=(m, dim)))
-        docs.append((words, np.full(m, 1.0 / m)))
-    return docs

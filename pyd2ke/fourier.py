@@ -18,8 +18,8 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
-from ._blas import matmul_rows, one_blas_thread
-from ._chunks import run_blocks
+from ._blas import matmul_rows
+from ._parallel import run_row_blocks
 from ._validation import (
     check_choice,
     check_dtype,
@@ -28,7 +28,8 @@ from ._validation import (
     check_positive_real,
     effective_n_threads,
 )
-from .sketches import CGKEmbedding, ESPSketches, ESPVectorizer, _draw_seed
+from ._seeds import draw_seed
+from .sketches import CGKEmbedding, ESPSketches, ESPVectorizer
 
 # Bounds on the temporaries of the dense path: weight blocks and projections.
 _WEIGHT_BLOCK_VALUES = 1 << 22
@@ -128,7 +129,7 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
                     delattr(self, attribute)
         else:
             self._kind(X, reset=True)
-        self.seed_ = _draw_seed(self.random_state)
+        self.seed_ = draw_seed(self.random_state)
         return self
 
     def transform(self, X):
@@ -162,8 +163,7 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         cached = [engine.weights(a, e - a, n_threads) for a, e in blocks] if len(blocks) == 1 else None
         row_block = int(min(1024, max(1, _PROJECTION_VALUES // half)))
 
-        def work(start, stop_event=None):
-            stop = min(n, start + row_block)
+        def work(start, stop, state):
             if cached is not None:
                 P = matmul_rows(X[start:stop], cached[0])
             else:
@@ -172,8 +172,7 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
                     P += matmul_rows(X[start:stop, a:e], engine.weights(a, e - a, 1))
             engine.cos_sin_into(P, out[start:stop], 1)
 
-        with one_blas_thread():
-            run_blocks(work, range(0, n, row_block), n_threads)
+        run_row_blocks(work, [(start, min(n, start + row_block)) for start in range(0, n, row_block)], n_threads)
 
     @property
     def _n_features_out(self):

@@ -18,8 +18,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
-from ._blas import matmul_rows, one_blas_thread, pad_columns
-from ._chunks import run_blocks
+from ._blas import matmul_rows, pad_columns
+from ._parallel import run_row_blocks
 from ._validation import (
     check_choice,
     check_dtype,
@@ -306,41 +306,34 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         n = Xi.shape[0]
         exact = 1 + self._n_inner_features if self.h01 else 0
         out = np.empty((n, exact + self.n_components), dtype=dtype)
-        # One projection buffer for all chunks (no fresh pages per chunk); the
-        # products go straight into the output rows unless H0/1 columns lead.
         rows = int(np.clip(_CHUNK_BYTES // max(1, W.shape[1] * dtype.itemsize), 64, 8192))
         chunks = [(start, min(n, start + rows)) for start in range(0, n, rows)]
-        n_workers = max(1, min(n_threads, len(chunks)))
 
-        def work(worker, stop_event=None):
-            # One projection buffer per worker (no fresh pages per chunk); the
+        def buffers():
+            # One projection buffer per thread (no fresh pages per chunk); the
             # products go straight into the output rows unless H0/1 columns lead.
-            P_buffer = np.empty((rows, W.shape[1]), dtype=dtype)
-            Z_buffer = np.empty((rows, self.n_components), dtype=dtype) if exact else None
-            for start, stop in chunks[worker::n_workers]:
-                if stop_event is not None and stop_event.is_set():
-                    return
-                block = Xi[start:stop]
-                P = P_buffer[: stop - start]
-                if sp.issparse(block):
-                    P[...] = (block @ W).astype(dtype, copy=False)
-                else:
-                    matmul_rows(np.asarray(block, dtype=dtype), W, out=P)
-                target = Z_buffer[: stop - start] if exact else out[start:stop]
-                if not _core.maclaurin_into(P, self._groups, scale, target, 1):  # it checks each row in cache
-                    check_finite_output(target, "X", start)
-                if exact:
-                    out[start:stop, exact:] = target
-                    out[start:stop, 0] = math.sqrt(self.coefficient(0))
-                    dense = block.toarray() if sp.issparse(block) else block
-                    out[start:stop, 1:exact] = math.sqrt(self.coefficient(1)) * dense
-                    check_finite_output(out[start:stop, :exact], "X", start)
+            return (np.empty((rows, W.shape[1]), dtype=dtype),
+                    np.empty((rows, self.n_components), dtype=dtype) if exact else None)
 
-        # n_jobs threads in all: each runs single-threaded BLAS and products on
-        # its own chunks (both release the GIL), so BLAS and OpenMP threads
-        # never fight over the same cores.
-        with one_blas_thread():
-            run_blocks(work, range(n_workers), n_workers)
+        def work(start, stop, state):
+            P_buffer, Z_buffer = state
+            block = Xi[start:stop]
+            P = P_buffer[: stop - start]
+            if sp.issparse(block):
+                P[...] = (block @ W).astype(dtype, copy=False)
+            else:
+                matmul_rows(np.asarray(block, dtype=dtype), W, out=P)
+            target = Z_buffer[: stop - start] if exact else out[start:stop]
+            if not _core.maclaurin_into(P, self._groups, scale, target, 1):  # it checks each row in cache
+                check_finite_output(target, "X", start)
+            if exact:
+                out[start:stop, exact:] = target
+                out[start:stop, 0] = math.sqrt(self.coefficient(0))
+                dense = block.toarray() if sp.issparse(block) else block
+                out[start:stop, 1:exact] = math.sqrt(self.coefficient(1)) * dense
+                check_finite_output(out[start:stop, :exact], "X", start)
+
+        run_row_blocks(work, chunks, n_threads, make_state=buffers)
         return out
 
     @property

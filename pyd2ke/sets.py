@@ -4,11 +4,12 @@ Section 6 and Appendix C.4)."""
 
 import numpy as np
 
-from .d2ke import D2KE
+from ._domains.point_sets import MAX_SIZE, MIN_SIZE
 from ._validation import check_choice, check_positive_int
+from .d2ke import D2KEBase
 
 
-class RandomSetEmbedding(D2KE):
+class RandomSetEmbedding(D2KEBase):
     """D2KE features for sets of vectors: distances to random sets.
 
     Random set j has U{min_size..max_size} points drawn uniformly on the
@@ -63,8 +64,8 @@ class RandomSetEmbedding(D2KE):
         n_components=128,
         *,
         metric="modified_hausdorff",
-        min_size=3,
-        max_size=15,
+        min_size=MIN_SIZE,
+        max_size=MAX_SIZE,
         kernel="soft",
         gamma="auto",
         random_state=None,
@@ -83,9 +84,6 @@ class RandomSetEmbedding(D2KE):
         self.dtype = dtype
         self.verbose = verbose
 
-    def _metric_params(self):
-        return {}
-
     def _check_params(self):
         check_choice(self.metric, "metric", {"hausdorff", "modified_hausdorff"})
         super()._check_params()
@@ -95,21 +93,4 @@ class RandomSetEmbedding(D2KE):
             raise ValueError(f"min_size ({self.min_size}) must be <= max_size ({self.max_size})")
 
     def _draw_random_objects(self, X, rng):
-        return draw_random_sets(X.dim, self.n_components, rng, self.min_size, self.max_size)
-
-
-def unit_rows(v):
-    """v with every non-zero row scaled to unit Euclidean norm."""
-    norms = np.linalg.norm(v, axis=1, keepdims=True)
-    return v / np.where(norms > 0, norms, 1.0)
-
-
-def unit_sphere(rng, n, dim):
-    """n points uniform on the unit sphere of R^dim."""
-    return unit_rows(rng.normal(size=(n, dim)))
-
-
-def draw_random_sets(dim, n, rng, min_size, max_size):
-    """n random sets of U{min_size..max_size} points on the unit sphere."""
-    sizes = rng.randint(min_size, max_size + 1, size=n)
-    return [unit_sphere(rng, m, dim) for m in sizes]
+        return self._draw_from_domain(X, rng, min_size=self.min_size, max_size=self.max_size)

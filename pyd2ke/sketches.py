@@ -19,28 +19,25 @@ later), and the CGK bits come from a seeded counter-based hash.
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
-from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
-from ._sets import segment_sums
-from ._validation import check_choice, check_dtype, check_positive_int, check_strings, effective_n_threads
+from ._domains.strings import check_strings
+from ._ragged import Ragged
+from ._seeds import draw_seed
+from ._validation import check_choice, check_dtype, check_positive_int, effective_n_threads
 
 
 def _check_nonempty_strings(X, name="X"):
     return check_strings(X, name, allow_empty=False)
 
 
-def _draw_seed(random_state):
-    """A 63-bit seed for the counter-based hashes, from a numpy RandomState."""
-    return int(check_random_state(random_state).randint(np.iinfo(np.int64).max, dtype=np.int64))
-
-
-class ESPSketches:
+class ESPSketches(Ragged):
     """ESP characteristic vectors of several strings, as sorted (label, count) pairs.
 
     String ``i`` owns ``labels[offsets[i]:offsets[i + 1]]`` (uint64 node
-    labels, ascending) and the matching ``counts`` (float64). This is the
+    labels, ascending) and the matching ``counts`` (float64); ``sketches[i]``
+    is that pair, ``sketches[a:b]`` an ESPSketches (O(1), no copy). This is the
     native input of :class:`pyd2ke.HashedRandomFourier`: the labels serve as
     input coordinates directly, so nothing is lost to column hashing.
 
@@ -51,40 +48,35 @@ class ESPSketches:
     offsets : ndarray of int64, shape (n_strings + 1,)
     """
 
+    __slots__ = ()
+
     def __init__(self, labels, counts, offsets):
-        self.labels = np.ascontiguousarray(labels, dtype=np.uint64)
-        self.counts = np.ascontiguousarray(counts, dtype=np.float64)
-        self.offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+        labels = np.ascontiguousarray(labels, dtype=np.uint64)
+        counts = np.ascontiguousarray(counts, dtype=np.float64)
+        offsets = np.ascontiguousarray(offsets, dtype=np.int64)
         if (
-            self.labels.ndim != 1
-            or self.labels.shape != self.counts.shape
-            or self.offsets.ndim != 1
-            or len(self.offsets) < 1
-            or self.offsets[0] != 0
-            or self.offsets[-1] != len(self.labels)
-            or np.any(np.diff(self.offsets) < 0)
+            labels.ndim != 1
+            or labels.shape != counts.shape
+            or offsets.ndim != 1
+            or len(offsets) < 1
+            or offsets[0] != 0
+            or offsets[-1] != len(labels)
+            or np.any(np.diff(offsets) < 0)
         ):
             raise ValueError("labels, counts and offsets do not form ESP sketches")
+        super().__init__(labels, offsets, counts)
 
-    def __len__(self):
-        return len(self.offsets) - 1
+    @property
+    def labels(self):
+        return self.values
 
-    def __getitem__(self, index):
-        """One string's ``(labels, counts)``, or an ESPSketches for a slice."""
-        if isinstance(index, slice):
-            start, stop, step = index.indices(len(self))
-            if step != 1:
-                raise ValueError("ESPSketches supports slices with step 1 only")
-            stop = max(start, stop)
-            a, b = self.offsets[start], self.offsets[stop]
-            return ESPSketches(self.labels[a:b], self.counts[a:b], self.offsets[start : stop + 1] - a)
-        i = range(len(self))[index]
-        a, b = self.offsets[i], self.offsets[i + 1]
-        return self.labels[a:b], self.counts[a:b]
+    @property
+    def counts(self):
+        return self.weights
 
     def l1_norms(self):
         """||V(S)||_1 of every string: the number of nodes of its ESP tree."""
-        return segment_sums(self.counts, self.offsets)
+        return self.segment_sums()
 
     def to_csr(self, n_features=2**20):
         """Hashed-column CSR matrix: label ``l`` goes to column ``l % n_features``."""
@@ -192,25 +184,6 @@ class ESPVectorizer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         return tags
 
 
-class EspDistanceEngine:
-    """pairwise_distances engine for metric="esp": L1 between characteristic vectors."""
-
-    def __init__(self, strings, params, dtype):
-        self._dtype = np.dtype(dtype)
-        self._y = _core.esp_sketches(list(strings), max(1, _core.max_threads()))
-
-    def distances_into(self, X, out, n_threads):
-        xl, xc, xo = _core.esp_sketches(list(X), n_threads)
-        yl, yc, yo = self._y
-        _core.esp_l1_into(xl, xc, xo, yl, yc, yo, out, n_threads)
-
-    def features_into(self, X, gamma, kernel, out, n_threads):
-        d = np.empty(out.shape, dtype=np.float64)
-        self.distances_into(X, d, n_threads)
-        scale = 1.0 / np.sqrt(out.shape[1])
-        out[...] = np.exp(-gamma * d) * scale if kernel == "soft" else d * scale
-
-
 class CGKEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """CGK random-walk embedding of strings into Hamming (and L1) space.
 
@@ -279,7 +252,7 @@ class CGKEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         self.alphabet_ = self._symbols(strings, is_bytes)
         self.max_length_ = max(map(len, strings))
         self.output_length_ = 3 * self.max_length_ if self.output_length is None else int(self.output_length)
-        self.seed_ = _draw_seed(self.random_state)
+        self.seed_ = draw_seed(self.random_state)
         self.is_bytes_ = is_bytes
         self.n_features_out_ = self.output_length_ * (len(self.alphabet_) + 2)
         return self

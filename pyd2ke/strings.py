@@ -6,17 +6,14 @@ samplers; features are exp(-gamma * Levenshtein(x, w_j)) / sqrt(R) (soft) or
 Levenshtein(x, w_j) / sqrt(R) (direct). Distances are not length-normalised.
 """
 
-from collections import Counter
-
 import numpy as np
 
-from .d2ke import D2KE
+from ._domains.strings import MAX_LENGTH, RSE_SAMPLER, SAMPLERS
 from ._validation import check_choice, check_positive_int
+from .d2ke import D2KEBase
 
-SAMPLERS = ("rf", "rfd", "ss", "bss")
 
-
-class RandomStringEmbedding(D2KE):
+class RandomStringEmbedding(D2KEBase):
     """Random String Embedding (RSE): D2KE features for strings under Levenshtein.
 
     Parameters
@@ -32,7 +29,9 @@ class RandomStringEmbedding(D2KE):
           (the whole string when it is shorter);
         - ``"bss"``: a random fit string is cut into blocks of length D_j and
           a random number of random blocks (duplicates removed) become random
-          strings, until R exist (the paper's recommendation).
+          strings, until R exist (the RSE paper's recommendation, hence
+          the default; the generic ``D2KE(metric="levenshtein")`` draws
+          ``"rf"`` strings, as the D2KE paper does).
     kernel : {"soft", "direct"}, default="soft"
         ``exp(-gamma d) / sqrt(R)`` or ``d / sqrt(R)``.
     gamma : float or "auto", default="auto"
@@ -76,10 +75,10 @@ class RandomStringEmbedding(D2KE):
         self,
         n_components=256,
         *,
-        sampler="bss",
+        sampler=RSE_SAMPLER,
         kernel="soft",
         gamma="auto",
-        max_length=10,
+        max_length=MAX_LENGTH,
         random_state=None,
         n_jobs=None,
         dtype=np.float64,
@@ -100,85 +99,5 @@ class RandomStringEmbedding(D2KE):
         check_choice(self.sampler, "sampler", set(SAMPLERS))
         check_positive_int(self.max_length, "max_length")
 
-    def _metric_params(self):
-        return {}
-
     def _draw_random_objects(self, X, rng):
-        return draw_random_strings(X, self.n_components, rng, self.sampler, self.max_length, self.input_flavour_)
-
-
-def draw_random_strings(X, n, rng, sampler, max_length, as_bytes):
-    """n random strings by one of the RSE samplers, as bytes or str."""
-    draw = {"rf": _sample_rf, "rfd": _sample_rfd, "ss": _sample_ss, "bss": _sample_bss}[sampler]
-    strings = draw(X, n, max_length, rng)
-    if as_bytes:
-        return [bytes(s) for s in strings]
-    return ["".join(s) if not isinstance(s, str) else s for s in strings]
-
-
-def _non_empty(X):
-    strings = [s for s in X if len(s) > 0]
-    if not strings:
-        raise ValueError("X holds only empty strings: random strings cannot be drawn")
-    return strings
-
-
-def _symbol_counts(X):
-    """Symbols of the fit data (sorted) and how often each occurs."""
-    counts = Counter()
-    for s in X:
-        counts.update(s)
-    if not counts:
-        raise ValueError("X holds only empty strings: it has no alphabet")
-    symbols = sorted(counts)
-    return symbols, np.array([counts[c] for c in symbols], dtype=np.float64)
-
-
-def _lengths(rng, n, max_length):
-    return rng.randint(1, max_length + 1, size=n)
-
-
-def _sample_rf(X, n, max_length, rng):
-    symbols, _ = _symbol_counts(X)
-    return [_pick(symbols, rng.randint(0, len(symbols), size=d)) for d in _lengths(rng, n, max_length)]
-
-
-def _sample_rfd(X, n, max_length, rng):
-    symbols, counts = _symbol_counts(X)
-    p = counts / counts.sum()
-    return [_pick(symbols, rng.choice(len(symbols), size=d, p=p)) for d in _lengths(rng, n, max_length)]
-
-
-def _pick(symbols, indices):
-    # str symbols join into a str; bytes symbols are ints and make bytes.
-    picked = [symbols[i] for i in indices]
-    return bytes(picked) if isinstance(picked[0], int) else "".join(picked)
-
-
-def _sample_ss(X, n, max_length, rng):
-    strings = _non_empty(X)
-    out = []
-    for d in _lengths(rng, n, max_length):
-        s = strings[rng.randint(len(strings))]
-        if len(s) <= d:
-            out.append(s)
-        else:
-            start = rng.randint(0, len(s) - d + 1)
-            out.append(s[start : start + d])
-    return out
-
-
-def _sample_bss(X, n, max_length, rng):
-    strings = _non_empty(X)
-    out = []
-    while len(out) < n:
-        s = strings[rng.randint(len(strings))]
-        d = int(rng.randint(1, max_length + 1))
-        n_blocks = len(s) // d
-        if n_blocks == 0:  # shorter than one block: the whole string is the block
-            out.append(s)
-            continue
-        n_drawn = rng.randint(1, n_blocks + 1)
-        for b in np.unique(rng.randint(0, n_blocks, size=n_drawn)):
-            out.append(s[b * d : (b + 1) * d])
-    return out[:n]
+        return self._draw_from_domain(X, rng, sampler=self.sampler, max_length=self.max_length)

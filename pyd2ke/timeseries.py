@@ -10,8 +10,9 @@ or DTW(x, w_j) / sqrt(R) (direct).
 
 import numpy as np
 
-from .d2ke import D2KE
-from ._validation import check_non_negative_real, check_positive_int, check_positive_real, check_series, check_window
+from ._domains.series import MAX_LENGTH, MIN_LENGTH, SCALE, check_series, check_window
+from ._validation import check_non_negative_real, check_positive_int, check_positive_real
+from .d2ke import D2KEBase
 
 
 def znormalize(X, eps=1e-8):
@@ -47,7 +48,7 @@ def znormalize(X, eps=1e-8):
     return out
 
 
-class RandomWarpingSeries(D2KE):
+class RandomWarpingSeries(D2KEBase):
     """Random Warping Series (RWS): D2KE features for time series under DTW.
 
     Parameters
@@ -103,9 +104,9 @@ class RandomWarpingSeries(D2KE):
         self,
         n_components=256,
         *,
-        min_length=1,
-        max_length=10,
-        scale=1.0,
+        min_length=MIN_LENGTH,
+        max_length=MAX_LENGTH,
+        scale=SCALE,
         kernel="soft",
         gamma="auto",
         window=None,
@@ -139,10 +140,4 @@ class RandomWarpingSeries(D2KE):
         check_window(self.window)
 
     def _draw_random_objects(self, X, rng):
-        return draw_random_series(X.channels, self.n_components, rng, self.min_length, self.max_length, self.scale)
-
-
-def draw_random_series(channels, n, rng, min_length, max_length, scale):
-    """n random series: lengths U{min_length..max_length}, values N(0, scale^2)."""
-    lengths = rng.randint(min_length, max_length + 1, size=n)
-    return [rng.normal(0.0, scale, size=(d, channels)) for d in lengths]
+        return self._draw_from_domain(X, rng, min_length=self.min_length, max_length=self.max_length, scale=self.scale)

@@ -124,6 +124,18 @@ CASES = {
 }
 
 
+def set_dtype(estimator, dtype):
+    """The output dtype of an estimator, or of every step of a pipeline that has one."""
+    if hasattr(estimator, "steps"):
+        for name, step in estimator.steps:
+            if "dtype" in step.get_params(deep=False):
+                estimator.set_params(**{f"{name}__dtype": dtype})
+        return estimator
+    if isinstance(estimator, pyd2ke.ESPVectorizer) and estimator.output == "sketch":
+        return estimator  # sketches are uint64 labels and float64 counts whatever dtype is
+    return estimator.set_params(dtype=dtype)
+
+
 def as_dense(Z):
     """Outputs as comparable arrays (ESP and CGK give scipy.sparse)."""
     if sp.issparse(Z):

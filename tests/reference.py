@@ -1,6 +1,8 @@
 """Slow, obviously correct reference implementations for differential tests."""
 
 import numpy as np
+from scipy.spatial.distance import cdist
+from scipy.special import ndtri
 
 
 def levenshtein(a, b):
@@ -37,3 +39,61 @@ def dtw(x, y, window=None):
 
 def dtw_matrix(X, Y, window=None):
     return np.array([[dtw(x, y, window) for y in Y] for x in X])
+
+
+def set_distance(a, b, metric):
+    """Hausdorff (max of the directed max-min distances) or modified
+    Hausdorff (max of the directed mean-min distances) from all pairs."""
+    d = cdist(a, b)
+    rows, cols = d.min(axis=1), d.min(axis=0)
+    if metric == "hausdorff":
+        return max(rows.max(), cols.max())
+    return max(rows.mean(), cols.mean())
+
+
+# --- counter-based hashes (CGK walk bits, hashed Fourier weights) -------------------
+
+M64 = (1 << 64) - 1
+
+
+def mix64(x):
+    """splitmix64's finaliser on Python integers."""
+    x ^= x >> 30
+    x = (x * 0xBF58476D1CE4E5B9) & M64
+    x ^= x >> 27
+    x = (x * 0x94D049BB133111EB) & M64
+    return x ^ (x >> 31)
+
+
+def hash_pair(seed, row, column):
+    """The 64-bit hash of (seed, row, column) both hashes are built on."""
+    key = mix64(seed ^ mix64((row + 0x9E3779B97F4A7C15) & M64))
+    return mix64((key + (column + 1) * 0xD1B54A32D192ED03) & M64)
+
+
+def cgk_bit(seed, t, symbol):
+    """r_t(symbol): whether the CGK walk moves on after writing symbol at step t."""
+    return hash_pair(seed, t, symbol) >> 63
+
+
+def cgk_walk(s, seed, length, pad):
+    """The CGK walk of ALGORITHMS.md section 7, step by step."""
+    out, i = [], 0
+    for t in range(length):
+        if i < len(s):
+            c = ord(s[i]) if isinstance(s, str) else s[i]
+            out.append(c)
+            i += cgk_bit(seed, t, c)
+        else:
+            out.append(pad)
+    return out
+
+
+def fourier_weight(kernel, bandwidth, seed, j, k):
+    """w[j, k] of HashedRandomFourier: u in (0, 1) from the hash, then the
+    Cauchy (laplacian) or Gaussian (rbf) quantile."""
+    u = ((hash_pair(seed, j, k) >> 12) + 0.5) * 2.0**-52
+    assert 0 < u < 1
+    if kernel == "laplacian":
+        return np.tan(np.pi * (u - 0.5)) / bandwidth
+    return np.sqrt(2 * bandwidth) * ndtri(u)

@@ -11,35 +11,7 @@ from hypothesis import strategies as st
 from sklearn.base import clone
 
 from pyd2ke.sketches import CGKEmbedding
-from reference import levenshtein
-
-M64 = (1 << 64) - 1
-
-
-def mix64(x):
-    x ^= x >> 30
-    x = (x * 0xBF58476D1CE4E5B9) & M64
-    x ^= x >> 27
-    x = (x * 0x94D049BB133111EB) & M64
-    return x ^ (x >> 31)
-
-
-def bit(seed, t, symbol):
-    key = mix64(seed ^ mix64((t + 0x9E3779B97F4A7C15) & M64))
-    return mix64((key + (symbol + 1) * 0xD1B54A32D192ED03) & M64) >> 63
-
-
-def reference_walk(s, seed, length, pad):
-    out, i = [], 0
-    for t in range(length):
-        if i < len(s):
-            c = ord(s[i]) if isinstance(s, str) else s[i]
-            out.append(c)
-            i += bit(seed, t, c)
-        else:
-            out.append(pad)
-    return out
-
+from reference import cgk_walk, levenshtein
 
 @given(st.lists(st.text(alphabet="abcd", min_size=1, max_size=30), min_size=1, max_size=5), st.integers(0, 2**31))
 def test_walk_matches_reference(strings, random_state):
@@ -47,11 +19,11 @@ def test_walk_matches_reference(strings, random_state):
     W = cgk.transform(strings)
     assert W.shape == (len(strings), 3 * max(map(len, strings)))
     for row, s in zip(W, strings):
-        assert row.tolist() == reference_walk(s, cgk.seed_, W.shape[1], CGKEmbedding.PAD)
+        assert row.tolist() == cgk_walk(s, cgk.seed_, W.shape[1], CGKEmbedding.PAD)
     walks = cgk.walks(strings)
     for w, s in zip(walks, strings):
         assert len(w) == 3 * len(s)
-        assert w.tolist() == reference_walk(s, cgk.seed_, 3 * len(s), CGKEmbedding.PAD)
+        assert w.tolist() == cgk_walk(s, cgk.seed_, 3 * len(s), CGKEmbedding.PAD)
 
 
 def test_onehot_l1_is_hamming():

@@ -25,7 +25,7 @@ from pyd2ke.density import (
     cv_bandwidth,
     sample_lambdas,
 )
-from pyd2ke._validation import check_point_sets
+from pyd2ke._domains.point_sets import check_point_sets
 
 
 def kappa(divergence, x, y):

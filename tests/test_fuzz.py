@@ -13,7 +13,6 @@ inputs each target tried, and keeps the running count in counts.txt.
 """
 
 import collections
-import math
 import os
 import warnings
 
@@ -24,7 +23,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-import pyd2ke
 from pyd2ke import (
     D2KE,
     CGKEmbedding,

@@ -29,7 +29,7 @@ from sklearn.kernel_approximation import RBFSampler
 from threadpoolctl import threadpool_info
 
 import pyd2ke
-from cases import CASES, EMBEDDINGS, bag_of_words, documents, sample_sets, series, sets, strings, vectors
+from cases import CASES, EMBEDDINGS, bag_of_words, documents, sample_sets, series, set_dtype, sets, strings, vectors
 from pyd2ke.distances import pairwise_distances
 
 GOLDEN = Path(__file__).parent / "golden" / "outputs.npz"
@@ -108,18 +108,6 @@ def _extra_cases():
 ESTIMATOR_CASES = {**CASES, **_extra_cases()}
 
 
-def _set_dtype(estimator, dtype):
-    """The output dtype of an estimator or of the last step of a pipeline."""
-    if hasattr(estimator, "steps"):
-        for name, step in estimator.steps:
-            if "dtype" in step.get_params(deep=False):
-                estimator.set_params(**{f"{name}__dtype": dtype})
-        return estimator
-    if isinstance(estimator, pyd2ke.ESPVectorizer) and estimator.output == "sketch":
-        return estimator  # sketches are uint64 labels and float64 counts whatever dtype is
-    return estimator.set_params(dtype=dtype)
-
-
 def _canonical(Z):
     """The output as one flat array of exact values (sparse and sketches too)."""
     if isinstance(Z, pyd2ke.ESPSketches):
@@ -142,7 +130,7 @@ def _digest(a):
 def _run_estimator(name, dtype, n_jobs):
     make, data = ESTIMATOR_CASES[name]
     X = data(N)
-    estimator = _set_dtype(make(0, n_jobs), dtype)
+    estimator = set_dtype(make(0, n_jobs), dtype)
     fitted = estimator.fit(X)
     out = [_canonical(fitted.transform(X)), _canonical(fitted.transform(data(5, seed=7)))]
     if isinstance(estimator, pyd2ke.DensityKernelFeatures):

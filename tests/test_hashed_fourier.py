@@ -8,7 +8,6 @@ import sys
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from scipy.special import ndtri
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -16,27 +15,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from pyd2ke import _core
 from pyd2ke.fourier import HashedRandomFourier, make_sfmcgk, make_sfmedm
 from pyd2ke.sketches import ESPSketches, esp_sketches
-
-M64 = (1 << 64) - 1
-
-
-def mix64(x):
-    x ^= x >> 30
-    x = (x * 0xBF58476D1CE4E5B9) & M64
-    x ^= x >> 27
-    x = (x * 0x94D049BB133111EB) & M64
-    return x ^ (x >> 31)
-
-
-def reference_weight(kernel, bandwidth, seed, j, k):
-    key = mix64(seed ^ mix64((j + 0x9E3779B97F4A7C15) & M64))
-    h = mix64((key + (k + 1) * 0xD1B54A32D192ED03) & M64)
-    u = ((h >> 12) + 0.5) * 2.0**-52
-    assert 0 < u < 1
-    if kernel == "laplacian":
-        return np.tan(np.pi * (u - 0.5)) / bandwidth
-    return np.sqrt(2 * bandwidth) * ndtri(u)
-
+from reference import fourier_weight
 
 def explicit_features(X, W):
     """The paper's FM: an explicit weight matrix (test baseline only)."""
@@ -51,7 +30,7 @@ def test_weights_follow_the_definition(kernel, bandwidth, simd):
     W = engine.weights(2**63 - 3, 3, 1)
     for r in range(3):
         for k in range(11):
-            ref = reference_weight(kernel, bandwidth, 12345, 2**63 - 3 + r, k)
+            ref = fourier_weight(kernel, bandwidth, 12345, 2**63 - 3 + r, k)
             assert W[r, k] == pytest.approx(ref, rel=2e-9, abs=1e-12)
             assert engine.weight(2**63 - 3 + r, k) == pytest.approx(ref, rel=2e-9, abs=1e-12)
 

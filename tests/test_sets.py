@@ -2,7 +2,6 @@
 Mover's distances against references (numpy, scipy, POT), the set and
 document transformers' scikit-learn behaviour, and bad input."""
 
-import pickle
 
 import numpy as np
 import pytest
@@ -11,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial.distance import cdist, directed_hausdorff
 from sklearn.base import clone
-from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -26,16 +24,9 @@ from pyd2ke import (
     _core,
 )
 from pyd2ke.distances import pairwise_distances
+from reference import set_distance
 
 ot = pytest.importorskip("ot")
-
-
-def set_distance_numpy(a, b, metric):
-    d = cdist(a, b)
-    rows, cols = d.min(axis=1), d.min(axis=0)
-    if metric == "hausdorff":
-        return max(rows.max(), cols.max())
-    return max(rows.mean(), cols.mean())
 
 
 def random_sets(rng, n, dim, low=1, high=40, integers=False):
@@ -59,7 +50,7 @@ def test_set_distances_match_numpy_and_scipy(metric, dtype):
         X = [rng.standard_normal((n, dim)) for n in SIZES]
         Y = [rng.standard_normal((n, dim)) for n in SIZES[::-1]] + [X[3]]
         D = pairwise_distances(X, Y, metric=metric, dtype=dtype)
-        ref = np.array([[set_distance_numpy(a, b, metric) for b in Y] for a in X])
+        ref = np.array([[set_distance(a, b, metric) for b in Y] for a in X])
         rtol = 1e-5 if dtype == np.float32 else 1e-12
         np.testing.assert_allclose(D, ref, rtol=rtol, atol=0)
         assert D[3, -1] == 0  # identical sets
@@ -84,7 +75,7 @@ def test_set_distances_property(n, m, dim, integers, metric, seed):
     if integers:  # ties and duplicate points
         a, b = np.round(a), np.round(b)
     D = pairwise_distances([a, b], [b, a], metric=metric)
-    expected = set_distance_numpy(a, b, metric)
+    expected = set_distance(a, b, metric)
     np.testing.assert_allclose([D[0, 0], D[1, 1]], [expected, expected], rtol=1e-12, atol=1e-12)
     assert D[0, 1] == 0 and D[1, 0] == 0
     assert _core.set_distance_reference(a, b, metric) == pytest.approx(expected, rel=1e-12, abs=1e-12)
@@ -291,30 +282,6 @@ def test_features_are_the_d2ke_formula(case):
     np.testing.assert_allclose(Z, expected / np.sqrt(R), rtol=rtol)
 
 
-def test_clone_pickle_not_fitted_and_n_jobs(case):
-    est, X = case
-    with pytest.raises(NotFittedError):
-        est.transform(X)
-    Z1 = clone(est).set_params(n_jobs=1).fit_transform(X)
-    Z2 = clone(est).set_params(n_jobs=2).fit_transform(X)
-    np.testing.assert_array_equal(Z1, Z2)
-    fitted = clone(est).fit(X)
-    blob = pickle.dumps(fitted)
-    assert len(blob) < 200_000
-    np.testing.assert_array_equal(pickle.loads(blob).transform(X), Z1)
-
-
-def test_dtype_changed_after_fit(case):
-    # set_params(dtype=...) takes effect without a refit: the distance engine
-    # is rebuilt at the new precision, not reused from the old one.
-    est, X = case
-    est.set_params(dtype=np.float64).fit(X)
-    Z64 = est.transform(X)
-    Z32 = est.set_params(dtype=np.float32).transform(X)
-    rebuilt = pickle.loads(pickle.dumps(est))  # pickles hold no engine: this one is built at float32
-    assert Z32.dtype == np.float32
-    np.testing.assert_array_equal(Z32, rebuilt.transform(X))
-    np.testing.assert_array_equal(est.set_params(dtype=np.float64).transform(X), Z64)
 
 
 def test_random_sets_on_the_unit_sphere():

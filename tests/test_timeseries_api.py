@@ -1,11 +1,9 @@
 """scikit-learn behaviour of the time-series transformers, and bad input."""
 
-import pickle
 
 import numpy as np
 import pytest
 from sklearn.base import clone
-from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -58,21 +56,6 @@ def test_random_series_distribution():
     assert abs(values.std() - 0.5) < 0.02 and abs(values.mean()) < 0.02
 
 
-def test_clone_params_not_fitted_pickle(estimator):
-    assert clone(estimator).get_params() == estimator.get_params()
-    with pytest.raises(NotFittedError):
-        estimator.transform(X)
-    Z = estimator.fit(X).transform(X)
-    twin = pickle.loads(pickle.dumps(estimator))
-    np.testing.assert_array_equal(twin.transform(X), Z)
-
-
-def test_reproducible_across_n_jobs(estimator):
-    Z1 = clone(estimator).set_params(n_jobs=1).fit_transform(X)
-    Z2 = clone(estimator).set_params(n_jobs=2).fit_transform(X)
-    np.testing.assert_array_equal(Z1, Z2)
-    Z3 = clone(estimator).set_params(n_jobs=1, random_state=1).fit_transform(X)
-    assert not np.array_equal(Z1, Z3) or isinstance(estimator, RepresentativeSetEmbedding)
 
 
 def test_univariate_input_and_arrays():

@@ -1,8 +1,11 @@
-"""Splitting long transforms into chunks.
+"""How work is split: chunks of a long input, and blocks on threads.
 
 Each chunk is one call into the compiled core with the GIL released; between
 chunks Python runs, so Ctrl-C interrupts a long transform promptly, and the
-packed copy an engine may need stays O(chunk).
+packed copy an engine may need stays O(chunk). Dense paths (BLAS products
+and numpy maps, which release the GIL) run blocks of rows on n_jobs Python
+threads, each with single-threaded BLAS: BLAS and OpenMP threads never fight
+over the cores, and a row's result does not depend on the thread count.
 """
 
 import re
@@ -11,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from ._blas import one_blas_thread
 from ._validation import check_positive_int
 
 # (max_items, max_symbols) of a chunk.
@@ -84,3 +88,25 @@ def run_blocks(work, starts, n_threads):
     finally:
         stop_event.set()
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_row_blocks(work, bounds, n_threads, make_state=None):
+    """work(start, stop, state) for every (start, stop) of `bounds`, on up to
+    n_threads threads, with BLAS limited to one thread.
+
+    Each thread takes the blocks bounds[w::n_workers] in order and, when
+    make_state is given, calls it once for a state of its own (buffers it
+    reuses from block to block); state is None otherwise. Errors and Ctrl-C
+    stop the remaining blocks (see run_blocks).
+    """
+    n_workers = max(1, min(n_threads, len(bounds)))
+
+    def worker(w, stop_event):
+        state = make_state() if make_state is not None else None
+        for start, stop in bounds[w::n_workers]:
+            if stop_event.is_set():
+                return
+            work(start, stop, state)
+
+    with one_blas_thread():
+        run_blocks(worker, range(n_workers), n_workers)

@@ -1,0 +1,212 @@
+"""Strings: lists of str or of bytes (never mixed), compared by Levenshtein
+distance (unit costs, on code points or bytes) or by the L1 distance of ESP
+characteristic vectors; random strings by the four RSE samplers."""
+
+from collections import Counter
+
+import numpy as np
+
+from .. import _core
+from .base import Domain, Metric, soft_or_direct
+
+SAMPLERS = ("rf", "rfd", "ss", "bss")
+# Random strings of the D2KE paper (symbols uniform over the fit alphabet):
+# what the generic D2KE(metric="levenshtein") draws.
+D2KE_SAMPLER = "rf"
+# RandomStringEmbedding's default: the RSE paper recommends block substrings.
+RSE_SAMPLER = "bss"
+# D_max: random string lengths are uniform on {1, ..., MAX_LENGTH}.
+MAX_LENGTH = 10
+
+_KINDS = {False: "str", True: "bytes"}
+
+
+def check_strings(X, name="X", allow_empty=True):
+    """A non-empty list of str, or of bytes (not mixed), from any iterable.
+
+    Returns ``(strings, is_bytes)``. With allow_empty=False, empty strings are
+    errors too (ESP and CGK need a character).
+    """
+    X, is_bytes = _string_list(X, name)
+    if not allow_empty:
+        for i, s in enumerate(X):
+            if len(s) == 0:
+                raise ValueError(f"{name}[{i}] is an empty string; ESP and CGK need at least one character")
+    return X, is_bytes
+
+
+def _string_list(X, name):
+    if isinstance(X, (str, bytes, bytearray)):
+        raise TypeError(
+            f"{name} must be a sequence of strings, got a single {type(X).__name__}; "
+            f"wrap it in a list: [{name}]"
+        )
+    if isinstance(X, np.ndarray):
+        if X.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional, got an array of shape {X.shape}")
+        X = X.tolist()
+    elif not isinstance(X, list):
+        try:
+            X = list(X)
+        except TypeError:
+            raise TypeError(f"{name} must be a sequence of str or bytes, got {type(X).__name__}") from None
+    if len(X) == 0:
+        raise ValueError(f"{name} is empty: at least one string is required")
+    types = set(map(type, X))
+    if types == {str}:
+        return X, False
+    if types == {bytes}:
+        return X, True
+    # Subclasses (numpy.str_, numpy.bytes_) are fine; bytearray and others are not.
+    first_kind = None
+    for i, item in enumerate(X):
+        if isinstance(item, str):
+            kind = "str"
+        elif isinstance(item, bytes):
+            kind = "bytes"
+        else:
+            raise TypeError(f"{name}[{i}] is {type(item).__name__}, expected str or bytes")
+        if first_kind is None:
+            first_kind = kind
+        elif kind != first_kind:
+            raise TypeError(
+                f"{name} mixes str and bytes ({name}[{i}] is {kind}, earlier items are "
+                f"{first_kind}); pass all str or all bytes"
+            )
+    return X, first_kind == "bytes"
+
+
+class EspDistanceEngine:
+    """metric="esp": L1 distances between ESP characteristic vectors."""
+
+    def __init__(self, strings):
+        self._y = _core.esp_sketches(list(strings), max(1, _core.max_threads()))
+
+    def distances_into(self, X, out, n_threads):
+        xl, xc, xo = _core.esp_sketches(list(X), n_threads)
+        yl, yc, yo = self._y
+        _core.esp_l1_into(xl, xc, xo, yl, yc, yo, out, n_threads)
+
+    def features_into(self, X, gamma, kernel, out, n_threads):
+        d = np.empty(out.shape, dtype=np.float64)
+        self.distances_into(X, d, n_threads)
+        soft_or_direct(d, gamma, kernel, out)
+
+
+# --- random strings ---------------------------------------------------------------
+
+
+def draw_random_strings(X, n, rng, as_bytes, sampler=D2KE_SAMPLER, max_length=MAX_LENGTH):
+    """n random strings by one of the RSE samplers, as bytes or str.
+
+    - "rf": symbols uniform over the alphabet of X;
+    - "rfd": symbols drawn with their frequencies in X;
+    - "ss": a random substring of length D_j of a random string of X (the
+      whole string when it is shorter);
+    - "bss": a random string of X cut into blocks of length D_j, and a random
+      number of random blocks (duplicates removed) become random strings,
+      until n exist.
+    D_j is uniform on {1, ..., max_length}.
+    """
+    draw = {"rf": _sample_rf, "rfd": _sample_rfd, "ss": _sample_ss, "bss": _sample_bss}[sampler]
+    strings = draw(X, n, max_length, rng)
+    if as_bytes:
+        return [bytes(s) for s in strings]
+    return ["".join(s) if not isinstance(s, str) else s for s in strings]
+
+
+def _non_empty(X):
+    strings = [s for s in X if len(s) > 0]
+    if not strings:
+        raise ValueError("X holds only empty strings: random strings cannot be drawn")
+    return strings
+
+
+def _symbol_counts(X):
+    """Symbols of the fit data (sorted) and how often each occurs."""
+    counts = Counter()
+    for s in X:
+        counts.update(s)
+    if not counts:
+        raise ValueError("X holds only empty strings: it has no alphabet")
+    symbols = sorted(counts)
+    return symbols, np.array([counts[c] for c in symbols], dtype=np.float64)
+
+
+def _lengths(rng, n, max_length):
+    return rng.randint(1, max_length + 1, size=n)
+
+
+def _sample_rf(X, n, max_length, rng):
+    symbols, _ = _symbol_counts(X)
+    return [_pick(symbols, rng.randint(0, len(symbols), size=d)) for d in _lengths(rng, n, max_length)]
+
+
+def _sample_rfd(X, n, max_length, rng):
+    symbols, counts = _symbol_counts(X)
+    p = counts / counts.sum()
+    return [_pick(symbols, rng.choice(len(symbols), size=d, p=p)) for d in _lengths(rng, n, max_length)]
+
+
+def _pick(symbols, indices):
+    # str symbols join into a str; bytes symbols are ints and make bytes.
+    picked = [symbols[i] for i in indices]
+    return bytes(picked) if isinstance(picked[0], int) else "".join(picked)
+
+
+def _sample_ss(X, n, max_length, rng):
+    strings = _non_empty(X)
+    out = []
+    for d in _lengths(rng, n, max_length):
+        s = strings[rng.randint(len(strings))]
+        if len(s) <= d:
+            out.append(s)
+        else:
+            start = rng.randint(0, len(s) - d + 1)
+            out.append(s[start : start + d])
+    return out
+
+
+def _sample_bss(X, n, max_length, rng):
+    strings = _non_empty(X)
+    out = []
+    while len(out) < n:
+        s = strings[rng.randint(len(strings))]
+        d = int(rng.randint(1, max_length + 1))
+        n_blocks = len(s) // d
+        if n_blocks == 0:  # shorter than one block: the whole string is the block
+            out.append(s)
+            continue
+        n_drawn = rng.randint(1, n_blocks + 1)
+        for b in np.unique(rng.randint(0, n_blocks, size=n_drawn)):
+            out.append(s[b * d : (b + 1) * d])
+    return out[:n]
+
+
+class StringDomain(Domain):
+    name = "strings"
+    metrics = {
+        "levenshtein": Metric("levenshtein", always_finite=True),
+        "esp": Metric("esp"),
+    }
+    sampler_defaults = {"sampler": D2KE_SAMPLER, "max_length": MAX_LENGTH}
+
+    def check(self, X, name="X", dtype=None):
+        return check_strings(X, name)
+
+    def flavour_error(self, name, got, expected):
+        return TypeError(
+            f"{name} holds {_KINDS[got]}, but {_KINDS[expected]} was expected (as in X or the fit data): "
+            "str and bytes are not compared with each other"
+        )
+
+    def make_engine(self, metric, objects, params, dtype):
+        if metric == "esp":
+            return EspDistanceEngine(objects)
+        return _core.LevenshteinBatch(list(objects))
+
+    def draw_random_objects(self, X, flavour, n, rng, **params):
+        return draw_random_strings(X, n, rng, flavour, **{**self.sampler_defaults, **params})
+
+
+STRINGS = StringDomain()
