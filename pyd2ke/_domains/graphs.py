@@ -42,6 +42,7 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
+from .._parallel import run_row_blocks
 from .._ragged import Ragged
 from .._validation import (
     as_list,
@@ -377,43 +378,51 @@ def _sparse_spectral(graphs, g, n_eigenvectors, laplacian):
     return _spectral_features(values[None], vectors[None], n_eigenvectors, largest=not laplacian)[0]
 
 
-def spectral_embeddings(graphs, n_eigenvectors, matrix):
+def spectral_embeddings(graphs, n_eigenvectors, matrix, n_threads=1):
     """(total_nodes, n_eigenvectors) spectral node embeddings of Graphs,
     computed size by size in stacks (numpy's batched eigh) for graphs up to
-    DENSE_MAX_NODES nodes, with eigsh one by one above."""
+    DENSE_MAX_NODES nodes, with eigsh one by one above; the stacks run on
+    n_threads threads with single-threaded BLAS (small eigenproblems are
+    several times slower with threaded BLAS, and each graph's result is the
+    same whichever thread computes it)."""
     laplacian = matrix == "laplacian"
     sizes = graphs.sizes()
     out = np.zeros((graphs.total_size(), n_eigenvectors))
     base = graphs.node_offsets[0]
     order = np.argsort(sizes, kind="stable")
-    sorted_sizes = sizes[order]
-    bounds = np.flatnonzero(np.diff(sorted_sizes)) + 1
+    bounds = np.flatnonzero(np.diff(sizes[order])) + 1
+    blocks = []  # graphs of one size, few enough for one stack (one graph each above DENSE_MAX_NODES)
     for members in np.split(order, bounds):
         if len(members) == 0:
             continue
         n = int(sizes[members[0]])
-        if n > DENSE_MAX_NODES:
-            for g in members:
-                start = graphs.node_offsets[g] - base
-                out[start:start + n] = _sparse_spectral(graphs, g, n_eigenvectors, laplacian)
-            continue
-        step = max(1, _STACK_ELEMENTS // (n * n))
-        for first in range(0, len(members), step):
-            part = members[first:first + step]
-            values, vectors = np.linalg.eigh(_dense_stack(graphs, part, n, laplacian))
-            feats = _spectral_features(values, vectors, n_eigenvectors, largest=not laplacian)
+        step = 1 if n > DENSE_MAX_NODES else max(1, _STACK_ELEMENTS // (n * n))
+        blocks.extend(members[first:first + step] for first in range(0, len(members), step))
+    # Largest first: the threads finish together.
+    blocks.sort(key=lambda part: -len(part) * int(sizes[part[0]]) ** 3)
+
+    def work(start, stop, state):
+        for part in blocks[start:stop]:
+            n = int(sizes[part[0]])
+            if n > DENSE_MAX_NODES:
+                feats = _sparse_spectral(graphs, int(part[0]), n_eigenvectors, laplacian)[None]
+            else:
+                values, vectors = np.linalg.eigh(_dense_stack(graphs, part, n, laplacian))
+                feats = _spectral_features(values, vectors, n_eigenvectors, largest=not laplacian)
             rows = (graphs.node_offsets[part] - base)[:, None] + np.arange(n)
             out[rows.ravel()] = feats.reshape(-1, n_eigenvectors)
+
+    run_row_blocks(work, [(i, i + 1) for i in range(len(blocks))], max(1, n_threads))
     return out
 
 
 def node_embeddings(graphs, n_eigenvectors=N_EIGENVECTORS, matrix=MATRIX, label_scale=LABEL_SCALE,
-                    label_columns=None):
+                    label_columns=None, n_threads=1):
     """The graphs as documents: a Ragged of node embeddings (total_nodes,
     width) with uniform weights. label_columns: width of the one-hot code,
     whose last column takes every label >= label_columns - 1 (None: one
     column per label up to the largest, plus that column)."""
-    parts = [spectral_embeddings(graphs, n_eigenvectors, matrix)]
+    parts = [spectral_embeddings(graphs, n_eigenvectors, matrix, n_threads)]
     if graphs.kind == "labels":
         labels = graphs.node_data
         if label_columns is None:
@@ -452,19 +461,19 @@ class GraphEmdEngine:
         self._emd = EmdEngine(docs, dtype)
         self._width = docs.dim if isinstance(docs, Ragged) else docs[0][0].shape[1]
 
-    def _embed(self, X):
+    def _embed(self, X, n_threads):
         columns = None
         if X.kind == "labels":
             columns = self._width - self._params["n_eigenvectors"]
             if columns < 1:
                 raise ValueError("X has node labels, but the graphs it is compared with have none")
-        return node_embeddings(X, **self._params, label_columns=columns)
+        return node_embeddings(X, **self._params, label_columns=columns, n_threads=n_threads)
 
     def distances_into(self, X, out, n_threads):
-        self._emd.distances_into(self._embed(X), out, n_threads)
+        self._emd.distances_into(self._embed(X, n_threads), out, n_threads)
 
     def features_into(self, X, gamma, kernel, out, n_threads):
-        self._emd.features_into(self._embed(X), gamma, kernel, out, n_threads)
+        self._emd.features_into(self._embed(X, n_threads), gamma, kernel, out, n_threads)
 
 
 def draw_random_graphs(X, n, rng, sampler=SAMPLER, min_nodes=MIN_NODES, max_nodes=MAX_NODES,
