@@ -17,6 +17,7 @@ from .baselines import RepresentativeSetEmbedding
 from .d2ke import D2KE
 from .density import DensityKernelFeatures, MeanEmbeddingFeatures
 from .documents import WordMoversEmbedding
+from .graphs import RandomGraphEmbedding
 from .fourier import HashedRandomFourier, make_sfmcgk, make_sfmedm
 from .kernel_approximation import RandomMaclaurin
 from .sets import RandomSetEmbedding
@@ -53,6 +54,7 @@ __all__ = [
     "DensityKernelFeatures",
     "MeanEmbeddingFeatures",
     "RandomSetEmbedding",
+    "RandomGraphEmbedding",
     "WordMoversEmbedding",
     "RandomMaclaurin",
     "RandomStringEmbedding",

@@ -142,3 +142,51 @@ def as_dense(Z):
         Z = Z.tocsr()
         return np.concatenate([Z.indptr.astype(np.float64), Z.indices.astype(np.float64), Z.data.astype(np.float64)])
     return np.asarray(Z)
+
+
+def graphs(n, seed=0):
+    """Random labelled graphs of 2-25 nodes (some disconnected, some with
+    isolated nodes), as (adjacency, labels) pairs, sparse and dense."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        m = int(rng.integers(2, 26))
+        A = np.triu((rng.random((m, m)) < rng.uniform(0.1, 0.5)).astype(np.float64), 1)
+        A += A.T
+        labels = rng.integers(0, 4, m)
+        out.append((sp.csr_matrix(A) if i % 2 else A, labels))
+    return out
+
+
+def ring_graphs(n, seed=0):
+    """Labelled rings of 10 nodes with two random chords: representatives
+    drawn from them pickle to nearly the same size whatever n is."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        A = np.eye(10, k=1) + np.eye(10, k=-9)
+        A[rng.integers(0, 10, 2), rng.integers(0, 10, 2)] = rng.uniform(0.5, 2.0, 2)
+        A = np.triu(A + A.T, 1)
+        out.append((sp.csr_matrix(A + A.T), rng.integers(0, 4, 10)))
+    return out
+
+
+def unlabelled_graphs(n, seed=0):
+    return [a for a, _ in graphs(n, seed)]
+
+
+# Graph estimators: kept apart from CASES, whose key set tests/test_golden.py
+# records; test_api.py and test_reproducibility.py run over ALL_CASES.
+GRAPH_CASES = {
+    "rge-anchor": (lambda rs, nj: pyd2ke.RandomGraphEmbedding(16, random_state=rs, n_jobs=nj), graphs),
+    "rge-uniform-direct-f32": (
+        lambda rs, nj: pyd2ke.RandomGraphEmbedding(16, sampler="uniform", kernel="direct", n_eigenvectors=4,
+                                                   dtype=np.float32, random_state=rs, n_jobs=nj),
+        unlabelled_graphs,
+    ),
+    "rsm-graphs": (
+        lambda rs, nj: pyd2ke.RepresentativeSetEmbedding(12, metric="graph_emd", random_state=rs, n_jobs=nj),
+        ring_graphs,
+    ),
+}
+ALL_CASES = {**CASES, **GRAPH_CASES}

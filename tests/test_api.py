@@ -13,7 +13,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import get_tags
 
-from cases import CASES, as_dense, set_dtype
+from cases import ALL_CASES as CASES, as_dense, set_dtype
 
 NAMES = sorted(CASES)
 N = 40

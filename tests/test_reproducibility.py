@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from cases import CASES, as_dense
+from cases import ALL_CASES as CASES, as_dense
 
 N = 150
 NAMES = sorted(CASES)
@@ -50,7 +50,7 @@ _CHILD = """
 import sys
 import numpy as np
 sys.path.insert(0, sys.argv[1])
-from cases import CASES, as_dense
+from cases import ALL_CASES as CASES, as_dense
 out = {}
 for name, (make, data) in CASES.items():
     X = data(int(sys.argv[3]))

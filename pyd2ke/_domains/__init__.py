@@ -8,11 +8,12 @@ estimator module; docs/architecture.md walks through it.
 from .base import Domain, Metric, check_metric_params
 from .callable_metric import CallableDomain
 from .documents import DOCUMENTS
+from .graphs import GRAPHS
 from .point_sets import POINT_SETS
 from .series import SERIES
 from .strings import STRINGS
 
-DOMAINS = (STRINGS, SERIES, POINT_SETS, DOCUMENTS)
+DOMAINS = (STRINGS, SERIES, POINT_SETS, DOCUMENTS, GRAPHS)
 # metric name -> the domain that computes it
 METRICS = {metric: domain for domain in DOMAINS for metric in domain.metrics}
 

@@ -11,6 +11,7 @@ __all__ = [
     "load_digits_chaincode",
     "load_digits_sift",
     "load_japanese_vowels",
+    "load_mutag",
     "load_statlog_dna",
 ]
 
@@ -200,4 +201,44 @@ def load_digits_chaincode():
         y_test=[labels[i] for i in test],
         classes=sorted(set(labels)),
         description="Digits as chain codes: 1797 strings over 01234567, seeded 70/30 split",
+    )
+
+
+def load_mutag():
+    """MUTAG: 188 nitro-aromatic compounds as graphs (atoms as nodes labelled
+    by element, bonds as edges), two classes: mutagenic on Salmonella
+    typhimurium (125, label 1) or not (63, label -1). No published split:
+    use cross-validation (10-fold is the custom).
+
+    Returns
+    -------
+    data : sklearn.utils.Bunch with
+        graphs : list of (adjacency scipy.sparse.csr_matrix (n, n) of 0/1,
+            node labels int64 (n,)) pairs, 10-28 nodes; the input of
+            ``RandomGraphEmbedding``
+        edge_labels : list of csr_matrix (n, n) of the bond types + 1
+            (1 aromatic, 2 single, 3 double, 4 triple; 0: no bond)
+        y : ndarray of int (188,), 1 or -1
+        node_label_names, edge_label_names : list of str
+        classes : list of int, description : str
+    """
+    import scipy.sparse as sp
+
+    d = _read_npz("mutag.npz")
+    sizes = d["graph_sizes"].astype(np.int64)
+    labels = _split_ragged(d["node_labels"].astype(np.int64), sizes)
+    edges = _split_ragged(d["edges"].astype(np.int64), d["edge_graph_counts"].astype(np.int64))
+    bonds = _split_ragged(d["edge_labels"].astype(np.int64), d["edge_graph_counts"].astype(np.int64))
+    graphs, edge_labels = [], []
+    for n, lab, e, b in zip(sizes, labels, edges, bonds):
+        graphs.append((sp.csr_matrix((np.ones(len(e)), (e[:, 0], e[:, 1])), shape=(n, n)), lab))
+        edge_labels.append(sp.csr_matrix((b + 1, (e[:, 0], e[:, 1])), shape=(n, n)))
+    return Bunch(
+        graphs=graphs,
+        edge_labels=edge_labels,
+        y=d["y"].astype(np.int64),
+        node_label_names=["C", "N", "O", "F", "I", "Cl", "Br"],
+        edge_label_names=["aromatic", "single", "double", "triple"],
+        classes=[-1, 1],
+        description="MUTAG: 188 molecules (10-28 atoms), 2 classes (125 mutagenic / 63 not), 7 atom labels",
     )

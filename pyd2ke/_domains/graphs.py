@@ -1,0 +1,575 @@
+"""Graphs: undirected weighted graphs, each a square symmetric adjacency
+matrix (scipy.sparse or dense, weights >= 0), optionally with node labels
+(non-negative integers) or node attributes (rows of floats), or a networkx
+graph; compared by the Earth Mover's distance between their sets of node
+embeddings (Wu et al., "Scalable Global Alignment Graph Kernel Using Random
+Features: From Node Embedding to Graph Embedding", KDD 2019: RGE).
+
+A graph becomes a document of the documents domain: its words are the node
+embeddings, with uniform weights, and the distance is that domain's exact EMD
+(EmdEngine). Node embedding of node i in a graph of n nodes:
+
+    [ spectral part (n_eigenvectors) | label one-hot * label_scale | attributes ]
+
+Spectral part: the eigenvectors of the normalised Laplacian
+I - D^-1/2 A D^-1/2 for its n_eigenvectors smallest eigenvalues (matrix
+"laplacian"), or of A for its largest (matrix "adjacency"), in absolute value
+(an eigenvector's sign is arbitrary); zero columns when n < n_eigenvectors.
+
+Degenerate eigenvalues: within an eigenspace of dimension m > 1 LAPACK may
+return any orthonormal basis, and which one changes with the node order. Each
+column j of such an eigenspace is therefore replaced by the basis-free value
+sqrt(sum_k V[i, k]^2 / m) over the whole eigenspace (the norm of node i's
+projection on it, spread evenly over its m columns); for a simple eigenvalue
+this is |V[i, j]|. The whole eigenspace counts even when it straddles the
+n_eigenvectors cut. Eigenvalues closer than EIGEN_RTOL * max(1, |lambda|max)
+are treated as equal. So node embeddings of a permuted graph are the
+permuted node embeddings (to rounding), and features do not depend on node
+order. (Graphs above DENSE_MAX_NODES nodes go through scipy's eigsh with
+n_eigenvectors + EIGSH_EXTRA eigenpairs: an eigenspace cut by that larger
+window cannot be completed there.)
+
+Labels: node label l is a one-hot column l, scaled by label_scale. An engine
+built over some graphs (pairwise_distances' Y, the representatives of RSM)
+has one column per label up to their largest plus one "other" column, where
+labels it has not seen go: Euclidean distances to its node vectors are then
+exactly those of one-hot vectors over all labels, whatever the labels of X.
+"""
+
+import numbers
+from typing import NamedTuple
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._parallel import run_row_blocks
+from .._ragged import Ragged
+from .._validation import (
+    as_list,
+    check_choice,
+    check_non_negative_real,
+    check_positive_int,
+    real_array,
+)
+from .base import Domain, Metric
+from .documents import EmdEngine
+
+# Node embeddings: N_EIGENVECTORS eigenvectors of MATRIX, one-hot labels scaled by LABEL_SCALE.
+N_EIGENVECTORS, MATRIX, LABEL_SCALE = 6, "laplacian", 0.5
+MATRICES = ("laplacian", "adjacency")
+# Random graphs: U{MIN_NODES..MAX_NODES} node vectors, drawn by SAMPLER.
+MIN_NODES, MAX_NODES, SAMPLER = 1, 20, "anchor"
+SAMPLERS = ("uniform", "anchor")
+# Fit graphs whose node embeddings set the range of sampler "uniform".
+RANGE_SAMPLE = 1024
+# Labels are column indices of a one-hot code: bounded so the code stays small.
+MAX_LABEL = (1 << 16) - 1
+# Eigenvalues closer than this (relative to max(1, spectral radius)) are one eigenspace.
+EIGEN_RTOL = 1e-8
+# Graphs up to this many nodes: dense batched eigh; larger: scipy.sparse.linalg.eigsh.
+DENSE_MAX_NODES = 300
+EIGSH_EXTRA = 4
+# Elements of one stack of dense matrices handed to numpy's batched eigh.
+_STACK_ELEMENTS = 1 << 21
+# Relative asymmetry tolerated (and removed by averaging with the transpose).
+SYMMETRY_RTOL = 1e-10
+
+
+class NodeVectors(NamedTuple):
+    """A random graph: its node vectors (n_nodes, width) with weights (n_nodes,)."""
+
+    vectors: np.ndarray
+    weights: np.ndarray
+
+
+class Graphs:
+    """Checked graphs packed into flat arrays: graph g has nodes
+    node_offsets[g]:node_offsets[g+1] and edges (both directions, local node
+    indices) edge_offsets[g]:edge_offsets[g+1]; node_data holds one label per
+    node (int64), one attribute row per node (float64), or is None."""
+
+    __slots__ = ("cols", "edge_offsets", "kind", "node_data", "node_offsets", "rows", "weights")
+
+    def __init__(self, node_offsets, edge_offsets, rows, cols, weights, node_data, kind):
+        self.node_offsets = node_offsets
+        self.edge_offsets = edge_offsets
+        self.rows, self.cols, self.weights = rows, cols, weights
+        self.node_data = node_data
+        self.kind = kind  # "structure", "labels" or "attributes"
+
+    def __len__(self):
+        return len(self.node_offsets) - 1
+
+    def total_size(self):
+        return int(self.node_offsets[-1] - self.node_offsets[0])
+
+    def sizes(self):
+        return np.diff(self.node_offsets)
+
+    @property
+    def flavour(self):
+        if self.kind == "attributes":
+            return ("attributes", int(self.node_data.shape[1]))
+        return (self.kind, 0)
+
+    def __getitem__(self, index):
+        """A slice (Graphs, O(1)) or one graph in the input format: CSR
+        adjacency, or (adjacency, node labels or attributes)."""
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                raise ValueError("Graphs supports contiguous slices only")
+            stop = max(start, stop)
+            n0, n1 = self.node_offsets[start], self.node_offsets[stop]
+            e0, e1 = self.edge_offsets[start], self.edge_offsets[stop]
+            return Graphs(self.node_offsets[start:stop + 1] - n0, self.edge_offsets[start:stop + 1] - e0,
+                          self.rows[e0:e1], self.cols[e0:e1], self.weights[e0:e1],
+                          None if self.node_data is None else self.node_data[n0:n1], self.kind)
+        g = range(len(self))[index]
+        n = int(self.node_offsets[g + 1] - self.node_offsets[g])
+        e = slice(self.edge_offsets[g], self.edge_offsets[g + 1])
+        adjacency = sp.csr_matrix((self.weights[e], (self.rows[e], self.cols[e])), shape=(n, n))
+        if self.node_data is None:
+            return adjacency
+        return adjacency, self.node_data[self.node_offsets[g]:self.node_offsets[g + 1]].copy()
+
+    def take(self, indices):
+        return pack_graphs([self[int(i)] for i in indices], "graphs")
+
+    def to_list(self):
+        return [self[i] for i in range(len(self))]
+
+
+def _from_networkx(graph, label):
+    """(adjacency, labels or None) of a networkx graph; labels from the node
+    attribute "label" when every node has an integer one."""
+    import networkx as nx
+
+    if graph.is_directed():
+        raise ValueError(f"{label} is a directed networkx graph; graphs must be undirected")
+    nodes = list(graph.nodes)
+    adjacency = nx.to_scipy_sparse_array(graph, nodelist=nodes, weight="weight", format="csr")
+    labels = [graph.nodes[v].get("label") for v in nodes]
+    if nodes and all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in labels):
+        return adjacency, np.asarray(labels, dtype=np.int64)
+    return adjacency, None
+
+
+def _is_networkx(obj):
+    return type(obj).__module__.startswith("networkx")
+
+
+def _adjacency(a, label):
+    """(rows, cols, weights) of a checked square symmetric non-negative adjacency matrix, and n."""
+    if sp.issparse(a):
+        if a.ndim != 2:
+            raise ValueError(f"{label} adjacency has {a.ndim} dimensions; expected a square matrix")
+        if a.dtype == object or not (np.issubdtype(a.dtype, np.number) or a.dtype == bool) \
+                or np.issubdtype(a.dtype, np.complexfloating):
+            raise TypeError(f"{label} adjacency has dtype {a.dtype}, expected real weights")
+        coo = sp.coo_matrix(a, dtype=np.float64)
+        n, m = coo.shape
+        rows, cols, weights = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
+    else:
+        a = real_array(a, f"{label} adjacency", "edge weights must be real")
+        if a.ndim != 2:
+            raise ValueError(f"{label} adjacency has {a.ndim} dimensions; expected a square matrix (n_nodes, n_nodes)")
+        n, m = a.shape
+        a = a.astype(np.float64, copy=False)
+        rows, cols = np.nonzero(a)
+        weights = a[rows, cols]
+        rows, cols = rows.astype(np.int64), cols.astype(np.int64)
+    if n != m:
+        raise ValueError(f"{label} adjacency has shape ({n}, {m}); it must be square (n_nodes, n_nodes)")
+    if n == 0:
+        raise ValueError(f"{label} is empty: a graph needs at least one node")
+    if not np.isfinite(weights).all():
+        raise ValueError(f"{label} adjacency contains NaN or infinity")
+    if (weights < 0).any():
+        k = int(np.argmax(weights < 0))
+        raise ValueError(f"{label} adjacency has weight {float(weights[k])!r} on edge ({rows[k]}, {cols[k]}); "
+                         "weights must be >= 0")
+    # Canonical form: duplicates summed, zeros dropped, sorted by (row, col).
+    A = sp.csr_matrix((weights, (rows, cols)), shape=(n, n))
+    A.sum_duplicates()
+    A.eliminate_zeros()
+    T = A.T.tocsr()
+    diff = abs(A - T)
+    if diff.nnz and diff.max() > SYMMETRY_RTOL * max(abs(A).max(), np.finfo(np.float64).tiny):
+        d = diff.tocoo()
+        k = int(np.argmax(d.data))
+        raise ValueError(f"{label} adjacency is not symmetric (entries ({d.row[k]}, {d.col[k]}) and "
+                         f"({d.col[k]}, {d.row[k]}) differ); graphs must be undirected")
+    if diff.nnz:
+        A = ((A + T) * 0.5).tocsr()
+        A.sum_duplicates()
+    coo = A.tocoo()
+    return coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data.astype(np.float64), n
+
+
+def _node_data(data, n, label):
+    """("labels", int64 (n,)) or ("attributes", float64 (n, dim))."""
+    d = real_array(data, f"{label} node data", "node attributes must be real")
+    if d.ndim == 1:
+        whole = np.issubdtype(d.dtype, np.floating) and np.isfinite(d).all() and (d == np.round(d)).all()
+        if (d.dtype == bool or not np.issubdtype(d.dtype, np.integer)) and not whole:
+            raise TypeError(f"{label} node labels have dtype {d.dtype}; labels are integers "
+                                "(use a 2-D array (n_nodes, dim) for real attributes)")
+        if len(d) != n:
+            raise ValueError(f"{label} has {n} nodes but {len(d)} node labels; one label per node")
+        if len(d) and (d.min() < 0 or d.max() > MAX_LABEL):
+            bad = d[(d < 0) | (d > MAX_LABEL)][0]
+            raise ValueError(f"{label} has node label {int(bad)}; labels must be integers in [0, {MAX_LABEL}] "
+                             "(map other labels with numpy.unique(..., return_inverse=True))")
+        return "labels", d.astype(np.int64)
+    if d.ndim != 2:
+        raise ValueError(f"{label} node data has {d.ndim} dimensions; expected labels (n_nodes,) or "
+                         "attributes (n_nodes, dim)")
+    if d.shape[0] != n:
+        raise ValueError(f"{label} has {n} nodes but {d.shape[0]} rows of node attributes; one row per node")
+    if d.shape[1] == 0:
+        raise ValueError(f"{label} node attributes have no columns")
+    if not np.isfinite(d).all():
+        raise ValueError(f"{label} node attributes contain NaN or infinity")
+    return "attributes", d.astype(np.float64)
+
+
+def pack_graphs(items, name):
+    """Checked graphs (a list in the input format) packed into Graphs."""
+    n_graphs = len(items)
+    node_counts = np.zeros(n_graphs, dtype=np.int64)
+    edge_counts = np.zeros(n_graphs, dtype=np.int64)
+    rows, cols, weights, data = [], [], [], []
+    kind, dim = None, None
+    for i, g in enumerate(items):
+        label = f"{name}[{i}]"
+        node_data = None
+        if _is_networkx(g):
+            g, node_data = _from_networkx(g, label)
+        elif isinstance(g, (tuple, list)) and not isinstance(g, NodeVectors):
+            if len(g) != 2:
+                raise TypeError(f"{label} is a {type(g).__name__} of {len(g)} items; a graph is an adjacency "
+                                "matrix or a pair (adjacency, node labels or attributes)")
+            g, node_data = g
+        elif isinstance(g, (str, bytes, NodeVectors)) or not (sp.issparse(g) or hasattr(g, "__array__")
+                                                              or isinstance(g, (list, tuple))):
+            raise TypeError(f"{label} is {type(g).__name__}; a graph is an adjacency matrix (scipy.sparse or "
+                            "dense), a pair (adjacency, node data) or a networkx graph")
+        r, c, w, n = _adjacency(g, label)
+        this_kind, values = ("structure", None) if node_data is None else _node_data(node_data, n, label)
+        if kind is None:
+            kind = this_kind
+        elif this_kind != kind:
+            raise ValueError(f"{label} has {this_kind.replace('structure', 'no node data')}, but {name}[0] has "
+                             f"{kind.replace('structure', 'no node data')}; all graphs must have the same kind")
+        if kind == "attributes":
+            if dim is not None and values.shape[1] != dim:
+                raise ValueError(f"{label} has node attributes of dimension {values.shape[1]}, but {name}[0]'s "
+                                 f"are {dim}")
+            dim = values.shape[1]
+        node_counts[i], edge_counts[i] = n, len(w)
+        rows.append(r)
+        cols.append(c)
+        weights.append(w)
+        if values is not None:
+            data.append(values)
+    node_offsets = np.r_[0, np.cumsum(node_counts)].astype(np.int64)
+    edge_offsets = np.r_[0, np.cumsum(edge_counts)].astype(np.int64)
+    cat = lambda parts, dtype: np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype)
+    node_data = np.concatenate(data, axis=0) if data else None
+    return Graphs(node_offsets, edge_offsets, cat(rows, np.int64), cat(cols, np.int64), cat(weights, np.float64),
+                  node_data, kind)
+
+
+def check_graphs(X, name="X", dtype=None):
+    """A non-empty list of graphs (see the module docstring), packed into Graphs."""
+    if isinstance(X, Graphs):
+        if len(X) == 0:
+            raise ValueError(f"{name} is empty: at least one graph is required")
+        return X
+    if sp.issparse(X) or _is_networkx(X) or (isinstance(X, np.ndarray) and X.ndim == 2):
+        raise TypeError(f"{name} must be a sequence of graphs, got a single {type(X).__name__} "
+                        "(wrap one graph in a list)")
+    X = as_list(X, name, "graphs (adjacency matrices, (adjacency, node data) pairs or networkx graphs)", "graph")
+    return pack_graphs(X, name)
+
+
+# ---------------------------------------------------------------- node embeddings
+
+
+def _spectral_features(values, vectors, n_eigenvectors, largest):
+    """Basis-free |eigenvector| columns of a stack: values (k, m) ascending,
+    vectors (k, n, m) (m eigenpairs of graphs of n nodes); returns
+    (k, n, n_eigenvectors), the columns of the n_eigenvectors smallest
+    (largest) eigenvalues, zero beyond m."""
+    k, m = values.shape
+    n = vectors.shape[1]
+    if largest:
+        values, vectors = values[:, ::-1], vectors[:, :, ::-1]
+    d = min(n_eigenvectors, m)
+    scale = np.maximum(1.0, np.abs(values).max(axis=1, keepdims=True))
+    same = np.abs(np.diff(values, axis=1)) <= EIGEN_RTOL * scale  # (k, m - 1): column j+1 in j's eigenspace
+    cols = np.arange(m)
+    none = np.zeros((k, 1), dtype=bool)
+    # First and one-past-last column of each column's eigenspace.
+    start = np.maximum.accumulate(np.where(np.concatenate([none, same], axis=1), 0, cols), axis=1)
+    end = np.minimum.accumulate(np.where(np.concatenate([same, none], axis=1), m, cols + 1)[:, ::-1], axis=1)[:, ::-1]
+    energy = np.zeros((k, n, m + 1))
+    np.cumsum(vectors * vectors, axis=2, out=energy[:, :, 1:])
+    s = np.broadcast_to(start[:, None, :d], (k, n, d))
+    e = np.broadcast_to(end[:, None, :d], (k, n, d))
+    total = np.take_along_axis(energy, e, 2) - np.take_along_axis(energy, s, 2)
+    out = np.zeros((k, n, n_eigenvectors))
+    out[:, :, :d] = np.sqrt(np.maximum(total, 0.0) / (e - s))
+    return out
+
+
+def _dense_stack(graphs, members, n, laplacian):
+    """Dense matrices (len(members), n, n) of graphs `members` (all of n nodes)."""
+    k = len(members)
+    M = np.zeros((k, n, n))
+    counts = graphs.edge_offsets[members + 1] - graphs.edge_offsets[members]
+    which = np.repeat(np.arange(k), counts)
+    edges = _ranges(graphs.edge_offsets[members], counts)
+    M[which, graphs.rows[edges], graphs.cols[edges]] = graphs.weights[edges]
+    if laplacian:
+        degree = M.sum(axis=2)
+        inv = np.zeros_like(degree)
+        np.divide(1.0, np.sqrt(degree), out=inv, where=degree > 0)
+        M *= -inv[:, :, None]
+        M *= inv[:, None, :]
+        M[:, np.arange(n), np.arange(n)] += 1.0
+    return M
+
+
+def _ranges(starts, counts):
+    """Concatenation of arange(s, s + c) for every (s, c), without a Python loop."""
+    total = int(counts.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    nonempty = counts > 0
+    starts, counts = starts[nonempty], counts[nonempty]
+    out = np.ones(total, dtype=np.int64)
+    out[0] = starts[0]
+    out[(np.cumsum(counts) - counts)[1:]] = starts[1:] - (starts + counts - 1)[:-1]
+    return np.cumsum(out)
+
+
+def _sparse_spectral(graphs, g, n_eigenvectors, laplacian):
+    from scipy.sparse.linalg import eigsh
+
+    n = int(graphs.node_offsets[g + 1] - graphs.node_offsets[g])
+    e = slice(graphs.edge_offsets[g], graphs.edge_offsets[g + 1])
+    A = sp.csr_matrix((graphs.weights[e], (graphs.rows[e], graphs.cols[e])), shape=(n, n))
+    if laplacian:  # the smallest of I - N are the largest of I + N, N = D^-1/2 A D^-1/2 (spectrum in [0, 2])
+        degree = np.asarray(A.sum(axis=1)).ravel()
+        inv = np.zeros(n)
+        np.divide(1.0, np.sqrt(degree), out=inv, where=degree > 0)
+        M = sp.identity(n, format="csr") + sp.diags(inv) @ A @ sp.diags(inv)
+    else:
+        M = A
+    k = min(n - 1, n_eigenvectors + EIGSH_EXTRA)
+    # A fixed start vector: the result must not depend on a random draw.
+    values, vectors = eigsh(M, k=k, which="LA", v0=np.ones(n), tol=0)
+    order = np.argsort(values)
+    values, vectors = values[order], vectors[:, order]
+    if laplacian:  # eigenvalues 2 - mu of L, ascending
+        values, vectors = 2.0 - values[::-1], vectors[:, ::-1]
+    return _spectral_features(values[None], vectors[None], n_eigenvectors, largest=not laplacian)[0]
+
+
+def spectral_embeddings(graphs, n_eigenvectors, matrix, n_threads=1):
+    """(total_nodes, n_eigenvectors) spectral node embeddings of Graphs,
+    computed size by size in stacks (numpy's batched eigh) for graphs up to
+    DENSE_MAX_NODES nodes, with eigsh one by one above; the stacks run on
+    n_threads threads with single-threaded BLAS (small eigenproblems are
+    several times slower with threaded BLAS, and each graph's result is the
+    same whichever thread computes it)."""
+    laplacian = matrix == "laplacian"
+    sizes = graphs.sizes()
+    out = np.zeros((graphs.total_size(), n_eigenvectors))
+    base = graphs.node_offsets[0]
+    order = np.argsort(sizes, kind="stable")
+    bounds = np.flatnonzero(np.diff(sizes[order])) + 1
+    blocks = []  # graphs of one size, few enough for one stack (one graph each above DENSE_MAX_NODES)
+    for members in np.split(order, bounds):
+        if len(members) == 0:
+            continue
+        n = int(sizes[members[0]])
+        step = 1 if n > DENSE_MAX_NODES else max(1, _STACK_ELEMENTS // (n * n))
+        blocks.extend(members[first:first + step] for first in range(0, len(members), step))
+    # Largest first: the threads finish together.
+    blocks.sort(key=lambda part: -len(part) * int(sizes[part[0]]) ** 3)
+
+    def work(start, stop, state):
+        for part in blocks[start:stop]:
+            n = int(sizes[part[0]])
+            if n > DENSE_MAX_NODES:
+                feats = _sparse_spectral(graphs, int(part[0]), n_eigenvectors, laplacian)[None]
+            else:
+                values, vectors = np.linalg.eigh(_dense_stack(graphs, part, n, laplacian))
+                feats = _spectral_features(values, vectors, n_eigenvectors, largest=not laplacian)
+            rows = (graphs.node_offsets[part] - base)[:, None] + np.arange(n)
+            out[rows.ravel()] = feats.reshape(-1, n_eigenvectors)
+
+    run_row_blocks(work, [(i, i + 1) for i in range(len(blocks))], max(1, n_threads))
+    return out
+
+
+def node_embeddings(graphs, n_eigenvectors=N_EIGENVECTORS, matrix=MATRIX, label_scale=LABEL_SCALE,
+                    label_columns=None, n_threads=1):
+    """The graphs as documents: a Ragged of node embeddings (total_nodes,
+    width) with uniform weights. label_columns: width of the one-hot code,
+    whose last column takes every label >= label_columns - 1 (None: one
+    column per label up to the largest, plus that column)."""
+    parts = [spectral_embeddings(graphs, n_eigenvectors, matrix, n_threads)]
+    if graphs.kind == "labels":
+        labels = graphs.node_data
+        if label_columns is None:
+            label_columns = int(labels.max(initial=0)) + 2
+        onehot = np.zeros((len(labels), label_columns))
+        onehot[np.arange(len(labels)), np.minimum(labels, label_columns - 1)] = label_scale
+        parts.append(onehot)
+    elif graphs.kind == "attributes":
+        parts.append(graphs.node_data)
+    values = np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0]
+    offsets = graphs.node_offsets - graphs.node_offsets[0]
+    return Ragged(np.ascontiguousarray(values), offsets.astype(np.int64), np.ones(len(values)))
+
+
+def check_embedding_params(params):
+    """n_eigenvectors, matrix, label_scale with their defaults."""
+    out = {"n_eigenvectors": N_EIGENVECTORS, "matrix": MATRIX, "label_scale": LABEL_SCALE, **params}
+    check_positive_int(out["n_eigenvectors"], "n_eigenvectors", maximum=4096)
+    check_choice(out["matrix"], "matrix", set(MATRICES))
+    check_non_negative_real(out["label_scale"], "label_scale")
+    return out
+
+
+class GraphEmdEngine:
+    """EMD between node-embedding sets: an EmdEngine over the objects'
+    node embeddings (graphs, or NodeVectors drawn by a sampler); X's graphs
+    are embedded a chunk at a time with the same parameters."""
+
+    def __init__(self, objects, params, dtype):
+        self._params = check_embedding_params(params)
+        if isinstance(objects, (list, tuple)) and objects and all(isinstance(o, NodeVectors) for o in objects):
+            docs = [(np.asarray(o.vectors, dtype=np.float64), np.asarray(o.weights, dtype=np.float64))
+                    for o in objects]
+        else:
+            docs = node_embeddings(check_graphs(objects, "graphs"), **self._params)
+        self._emd = EmdEngine(docs, dtype)
+        self._width = docs.dim if isinstance(docs, Ragged) else docs[0][0].shape[1]
+
+    def _embed(self, X, n_threads):
+        columns = None
+        if X.kind == "labels":
+            columns = self._width - self._params["n_eigenvectors"]
+            if columns < 1:
+                raise ValueError("X has node labels, but the graphs it is compared with have none")
+        return node_embeddings(X, **self._params, label_columns=columns, n_threads=n_threads)
+
+    def distances_into(self, X, out, n_threads):
+        self._emd.distances_into(self._embed(X, n_threads), out, n_threads)
+
+    def features_into(self, X, gamma, kernel, out, n_threads):
+        self._emd.features_into(self._embed(X, n_threads), gamma, kernel, out, n_threads)
+
+
+def draw_random_graphs(X, n, rng, sampler=SAMPLER, min_nodes=MIN_NODES, max_nodes=MAX_NODES,
+                       n_eigenvectors=N_EIGENVECTORS, matrix=MATRIX, label_scale=LABEL_SCALE):
+    """n random graphs as NodeVectors of U{min_nodes..max_nodes} nodes with uniform weights.
+
+    sampler "uniform" (RGE's data-independent random graphs): every
+    coordinate uniform between its smallest and largest value over the node
+    embeddings of (up to RANGE_SAMPLE) fit graphs; the one-hot label columns
+    uniform in [0, label_scale], the "other" column 0. "anchor" (RGE's anchor
+    sub-graphs, data-dependent): a fit graph drawn uniformly, an anchor node
+    drawn uniformly in it, and the node embeddings (computed on the whole fit
+    graph) of the anchor and its nearest nodes in breadth-first order (ties in
+    random order), as many as drawn (the whole graph if it is smaller).
+    """
+    params = {"n_eigenvectors": n_eigenvectors, "matrix": matrix, "label_scale": label_scale}
+    sizes = rng.randint(min_nodes, max_nodes + 1, size=n)
+    out = []
+    if sampler == "uniform":
+        pick = np.arange(len(X)) if len(X) <= RANGE_SAMPLE else np.sort(rng.choice(len(X), RANGE_SAMPLE, False))
+        sample = X if len(pick) == len(X) else X.take(pick)
+        emb = node_embeddings(sample, **params).values
+        low, high = emb.min(axis=0), emb.max(axis=0)
+        if X.kind == "labels":
+            first = n_eigenvectors
+            columns = int(X.node_data.max(initial=0)) + 2
+            low[first:first + columns] = 0.0
+            high[first:first + columns - 1] = label_scale
+            high[first + columns - 1] = 0.0
+        for m in sizes:
+            out.append(NodeVectors(rng.uniform(low, high, size=(m, len(low))), np.full(m, 1.0 / m)))
+        return out
+    graphs = rng.randint(0, len(X), size=n)
+    anchors_u = rng.random_sample(n)
+    used, where = np.unique(graphs, return_inverse=True)
+    subset = X.take(used)
+    columns = int(X.node_data.max(initial=0)) + 2 if X.kind == "labels" else None
+    emb = node_embeddings(subset, **params, label_columns=columns)
+    for j in range(n):
+        g = int(graphs[j])
+        vectors = emb[int(where[j])][0]
+        nodes = _anchor_nodes(X, g, int(anchors_u[j] * len(vectors)), int(sizes[j]), rng)
+        out.append(NodeVectors(vectors[nodes].copy(), np.full(len(nodes), 1.0 / len(nodes))))
+    return out
+
+
+def _anchor_nodes(X, g, anchor, m, rng):
+    """The anchor and its nearest nodes of graph g in breadth-first order
+    (each level in random order), m of them at most; when the anchor's
+    component is smaller, nodes of other components follow in random order."""
+    n = int(X.node_offsets[g + 1] - X.node_offsets[g])
+    e = slice(X.edge_offsets[g], X.edge_offsets[g + 1])
+    A = sp.csr_matrix((np.ones(e.stop - e.start), (X.rows[e], X.cols[e])), shape=(n, n))
+    seen = np.zeros(n, dtype=bool)
+    seen[anchor] = True
+    order, level = [anchor], np.array([anchor])
+    while len(order) < m and len(level):
+        nxt = np.unique(A[level].indices)
+        nxt = nxt[~seen[nxt]]
+        nxt = nxt[rng.permutation(len(nxt))]
+        seen[nxt] = True
+        order.extend(nxt.tolist())
+        level = nxt
+    if len(order) < m:
+        rest = np.flatnonzero(~seen)
+        order.extend(rest[rng.permutation(len(rest))].tolist())
+    return np.asarray(order[:m], dtype=np.int64)
+
+
+class GraphDomain(Domain):
+    name = "graphs"
+    metrics = {"graph_emd": Metric("graph_emd", params=("n_eigenvectors", "matrix", "label_scale"))}
+    packs_lists = True
+    sampler_defaults = {"sampler": SAMPLER, "min_nodes": MIN_NODES, "max_nodes": MAX_NODES}
+
+    def check(self, X, name="X", dtype=None):
+        graphs = check_graphs(X, name)
+        return graphs, graphs.flavour
+
+    def flavour_error(self, name, got, expected):
+        def say(flavour):
+            kind, dim = flavour
+            return {"structure": "no node data", "labels": "node labels"}.get(kind, f"node attributes of dimension {dim}")
+
+        return ValueError(f"{name} has graphs with {say(got)}, but {say(expected)} was expected "
+                          "(as in X or the fit data)")
+
+    def check_params(self, metric, params):
+        check_embedding_params(params)
+        return params
+
+    def make_engine(self, metric, objects, params, dtype):
+        return GraphEmdEngine(objects, params, dtype)
+
+    def draw_random_objects(self, X, flavour, n, rng, **params):
+        return draw_random_graphs(X, n, rng, **{**self.sampler_defaults, **params})
+
+
+GRAPHS = GraphDomain()

@@ -1,0 +1,291 @@
+"""Graphs: node embeddings against a slow per-graph reference, the EMD
+against POT, invariance to node order (degenerate spectra included), the
+eigsh path against the dense one, labels unseen by the engine, input forms
+and bad input."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from cases import graphs
+
+import pyd2ke
+import pyd2ke._domains.graphs as graph_domain
+from pyd2ke import RandomGraphEmbedding, RepresentativeSetEmbedding
+from pyd2ke._domains.graphs import NodeVectors, check_graphs, node_embeddings
+from pyd2ke.distances import pairwise_distances
+
+ot = pytest.importorskip("ot")
+
+
+def cycle(n):
+    A = np.zeros((n, n))
+    A[np.arange(n), (np.arange(n) + 1) % n] = 1
+    return A + A.T
+
+
+def star(n):
+    A = np.zeros((n, n))
+    A[0, 1:] = A[1:, 0] = 1
+    return A
+
+
+def special_graphs():
+    """Graphs with degenerate spectra (cycles, stars, complete graphs,
+    several components, isolated nodes) and graphs smaller than n_eigenvectors."""
+    two_triangles = np.kron(np.eye(2), np.ones((3, 3)) - np.eye(3))
+    with_isolated = np.pad(cycle(5), (0, 2))
+    return [cycle(8), cycle(12), star(7), np.ones((5, 5)) - np.eye(5), two_triangles, with_isolated,
+            np.zeros((1, 1)), np.array([[0, 2.5], [2.5, 0]]), np.ones((3, 3)) - np.eye(3)]
+
+
+def reference_spectral(A, d, matrix="laplacian"):
+    """One graph at a time with numpy's eigh; eigenspaces made basis-free."""
+    A = np.asarray(A, dtype=np.float64)
+    n = len(A)
+    if matrix == "laplacian":
+        deg = A.sum(1)
+        inv = np.where(deg > 0, 1 / np.sqrt(np.where(deg > 0, deg, 1)), 0)
+        M = np.eye(n) - inv[:, None] * A * inv[None, :]
+    else:
+        M = A
+    w, V = np.linalg.eigh(M)
+    if matrix == "adjacency":
+        w, V = w[::-1], V[:, ::-1]
+    out = np.zeros((n, d))
+    scale = max(1.0, np.abs(w).max())
+    for j in range(min(d, n)):
+        space = np.abs(w - w[j]) <= 1e-8 * scale
+        # (contiguous in sorted order for these graphs)
+        out[:, j] = np.sqrt((V[:, space] ** 2).sum(1) / space.sum())
+    return out
+
+
+@pytest.mark.parametrize("matrix", ["laplacian", "adjacency"])
+def test_node_embeddings_match_a_per_graph_reference(matrix):
+    G = special_graphs() + [a for a, _ in graphs(30)]
+    emb = node_embeddings(check_graphs(G), 6, matrix, 0.5)
+    for i, A in enumerate(G):
+        A = A.toarray() if sp.issparse(A) else A
+        np.testing.assert_allclose(emb[i][0], reference_spectral(A, 6, matrix), atol=1e-9)
+        assert np.array_equal(emb[i][1], np.ones(len(A)))
+
+
+def test_labels_are_scaled_one_hot_columns_with_an_other_column():
+    G = [(cycle(4), np.array([0, 2, 2, 1]))]
+    emb = node_embeddings(check_graphs(G), 3, "laplacian", 0.5)
+    labels = emb.values[:, 3:]
+    assert labels.shape == (4, 4)  # labels 0..2 and the "other" column
+    assert np.array_equal(labels, 0.5 * np.eye(4)[[0, 2, 2, 1]])
+
+
+def _pot_emd(a, b):
+    M = ot.dist(a, b, metric="euclidean")
+    return ot.emd2(np.full(len(a), 1 / len(a)), np.full(len(b), 1 / len(b)), M)
+
+
+@pytest.mark.parametrize("labelled", [True, False])
+def test_emd_equals_pot(labelled):
+    X, Y = graphs(12, seed=1), graphs(7, seed=2)
+    if not labelled:
+        X, Y = [a for a, _ in X], [a for a, _ in Y]
+    D = pairwise_distances(X, Y, metric="graph_emd")
+    # Reference embeddings: one-hot over every label of X and Y.
+    both = node_embeddings(check_graphs(X + Y), 6, "laplacian", 0.5)
+    for i in range(len(X)):
+        for j in range(len(Y)):
+            assert abs(D[i, j] - _pot_emd(both[i][0], both[len(X) + j][0])) <= 1e-9
+
+
+def test_labels_unseen_by_the_engine_are_exact():
+    # X has labels 5 and 7 that Y (the engine's graphs) has not: still the
+    # EMD of one-hot codes over all labels.
+    rng = np.random.default_rng(3)
+    X = [(a, np.where(rng.random(len(l)) < 0.3, rng.choice([5, 7], len(l)), l)) for a, l in graphs(6, seed=4)]
+    Y = graphs(5, seed=5)
+    D = pairwise_distances(X, Y, metric="graph_emd", label_scale=1.3)
+    both = node_embeddings(check_graphs(X + Y), 6, "laplacian", 1.3)
+    for i in range(len(X)):
+        for j in range(len(Y)):
+            assert abs(D[i, j] - _pot_emd(both[i][0], both[len(X) + j][0])) <= 1e-9
+
+
+def test_features_are_the_emd_to_the_random_graphs():
+    X = graphs(20)
+    model = RandomGraphEmbedding(10, kernel="direct", random_state=0).fit(X)
+    Z = model.transform(X)
+    emb = node_embeddings(check_graphs(X), 6, "laplacian", 0.5, label_columns=model.random_objects_[0].vectors.shape[1] - 6)
+    for i in (0, 7, 19):
+        for j, w in enumerate(model.random_objects_):
+            assert isinstance(w, NodeVectors)
+            assert abs(Z[i, j] * np.sqrt(10) - _pot_emd(emb[i][0], w.vectors)) <= 1e-9
+
+
+def _permuted(G, seed):
+    rng = np.random.default_rng(seed)
+    out = []
+    for g in G:
+        A, labels = g if isinstance(g, tuple) else (g, None)
+        A = A.toarray() if sp.issparse(A) else A
+        p = rng.permutation(len(A))
+        out.append(A[np.ix_(p, p)] if labels is None else (A[np.ix_(p, p)], labels[p]))
+    return out
+
+
+@pytest.mark.parametrize("sampler", ["anchor", "uniform"])
+@pytest.mark.parametrize("matrix", ["laplacian", "adjacency"])
+def test_permuted_graphs_give_the_same_features(sampler, matrix):
+    G = special_graphs() + [a for a, _ in graphs(20)]
+    model = RandomGraphEmbedding(32, sampler=sampler, matrix=matrix, kernel="direct", random_state=0).fit(G)
+    Z = model.transform(G)
+    for seed in range(3):
+        assert np.abs(model.transform(_permuted(G, seed)) - Z).max() <= 1e-9
+    labelled = [(g, np.arange(len(g)) % 3) for g in special_graphs()] + graphs(20)
+    model = RandomGraphEmbedding(32, sampler=sampler, matrix=matrix, random_state=0).fit(labelled)
+    Z = model.transform(labelled)
+    assert np.abs(model.transform(_permuted(labelled, 9)) - Z).max() <= 1e-9
+
+
+@pytest.mark.parametrize("matrix", ["laplacian", "adjacency"])
+def test_eigsh_path_matches_the_dense_one(matrix, monkeypatch):
+    rng = np.random.default_rng(0)
+    G = []
+    for n in (40, 60):
+        A = np.triu((rng.random((n, n)) < 0.1) * rng.uniform(0.5, 2.0, (n, n)), 1)
+        G.append(A + A.T)
+    dense = node_embeddings(check_graphs(G), 5, matrix, 0.5).values
+    monkeypatch.setattr(graph_domain, "DENSE_MAX_NODES", 30)
+    sparse = node_embeddings(check_graphs(G), 5, matrix, 0.5).values
+    np.testing.assert_allclose(sparse, dense, atol=1e-8)
+
+
+def test_input_forms_agree():
+    nx = pytest.importorskip("networkx")
+    A = cycle(6)
+    A[0, 3] = A[3, 0] = 2.0
+    labels = np.array([0, 1, 1, 0, 2, 2])
+    g = nx.from_numpy_array(A)
+    nx.set_node_attributes(g, {i: int(l) for i, l in enumerate(labels)}, "label")
+    forms = [[(A, labels)], [(sp.csr_matrix(A), labels)], [(sp.coo_array(A), labels.tolist())], [g],
+             [(A, labels.astype(float))]]
+    Y = graphs(5)
+    ref = pairwise_distances(forms[0], Y, metric="graph_emd")
+    for X in forms[1:]:
+        assert np.array_equal(pairwise_distances(X, Y, metric="graph_emd"), ref)
+    unlabelled = nx.from_numpy_array(A)
+    assert np.array_equal(pairwise_distances([unlabelled], [A], metric="graph_emd"), [[0.0]])
+
+
+def test_attributes_are_appended_as_given():
+    rng = np.random.default_rng(0)
+    G = [(a, rng.normal(size=(len(l), 3))) for a, l in graphs(15)]
+    model = RandomGraphEmbedding(8, random_state=0).fit(G)
+    assert model.input_flavour_ == ("attributes", 3)
+    assert model.random_objects_[0].vectors.shape[1] == 6 + 3
+    Z = model.transform(G)
+    assert Z.shape == (15, 8) and np.isfinite(Z).all()
+    emb = node_embeddings(check_graphs(G))
+    assert np.array_equal(emb[0][0][:, 6:], G[0][1])
+
+
+def test_rsm_and_d2ke_take_the_metric():
+    X = graphs(30)
+    Z = RepresentativeSetEmbedding(10, metric="graph_emd", metric_params={"n_eigenvectors": 3},
+                                   kernel="direct", random_state=0).fit(X).transform(X[:4])
+    rsm = RepresentativeSetEmbedding(10, metric="graph_emd", random_state=0).fit(X)
+    D = pairwise_distances(X[:4], [X[i] for i in rsm.representative_indices_], metric="graph_emd", n_eigenvectors=3)
+    assert np.allclose(Z * np.sqrt(10), D, atol=1e-12)
+    Zd = pyd2ke.D2KE("graph_emd", n_components=8, random_state=0).fit_transform(X)
+    assert Zd.shape == (30, 8)
+
+
+def test_float32_is_close_and_n_jobs_do_not_change_bits():
+    X = graphs(40)
+    Z64 = RandomGraphEmbedding(16, random_state=0, n_jobs=1).fit_transform(X)
+    Z2 = RandomGraphEmbedding(16, random_state=0, n_jobs=2).fit_transform(X)
+    Z32 = RandomGraphEmbedding(16, random_state=0, dtype=np.float32).fit_transform(X)
+    assert np.array_equal(Z64, Z2)
+    assert Z32.dtype == np.float32 and np.abs(Z32 - Z64).max() < 1e-5
+
+
+def test_chunks_give_the_same_rows():
+    X = graphs(60)
+    model = RandomGraphEmbedding(8, random_state=0).fit(X)
+    whole = model.transform(X)
+    with pyd2ke.chunking(max_items=7):
+        assert np.array_equal(model.transform(X), whole)
+
+
+BAD = [
+    ([np.ones((2, 3))], ValueError, r"X\[0\] adjacency has shape \(2, 3\); it must be square"),
+    ([np.array([[0, 1], [0, 0.0]])], ValueError, r"X\[0\] adjacency is not symmetric"),
+    ([cycle(3), np.array([[0, -1], [-1, 0.0]])], ValueError, r"X\[1\] adjacency has weight -1.0"),
+    ([np.array([[0, np.nan], [np.nan, 0]])], ValueError, r"X\[0\] adjacency contains NaN or infinity"),
+    ([np.zeros((0, 0))], ValueError, r"X\[0\] is empty: a graph needs at least one node"),
+    ([(cycle(4), [0, 1, 2])], ValueError, r"X\[0\] has 4 nodes but 3 node labels"),
+    ([(cycle(4), [0, 1, 2, -1])], ValueError, r"X\[0\] has node label -1"),
+    ([(cycle(4), [0, 1, 2, 0.5])], TypeError, r"X\[0\] node labels have dtype float64"),
+    ([(cycle(4), np.ones((3, 2)))], ValueError, r"X\[0\] has 4 nodes but 3 rows of node attributes"),
+    ([(cycle(3), [0, 1, 2]), cycle(3)], ValueError, r"X\[1\] has no node data, but X\[0\] has labels"),
+    ([(cycle(3), np.ones((3, 2))), (cycle(3), np.ones((3, 3)))], ValueError, (r"X\[1\] has node attributes of "
+     "dimension 3")),
+    ([(cycle(3), ["a", "b", "c"])], TypeError, r"X\[0\] node data has dtype <U1"),
+    ([np.full((2, 2), "x")], TypeError, r"X\[0\] adjacency has dtype <U1"),
+    (["abc"], TypeError, r"X\[0\] is str; a graph is"),
+    ([(cycle(3), [0, 1, 2], 5)], TypeError, r"X\[0\] is a tuple of 3 items"),
+    ([], ValueError, r"X is empty: at least one graph is required"),
+    (cycle(3), TypeError, r"X must be a sequence of graphs, got a single ndarray"),
+]
+
+
+@pytest.mark.parametrize("X, error, message", BAD)
+def test_bad_input_is_named(X, error, message):
+    with pytest.raises(error, match=message):
+        RandomGraphEmbedding(4).fit(X)
+
+
+def test_bad_input_in_transform_names_the_whole_input_index():
+    model = RandomGraphEmbedding(4, random_state=0).fit(graphs(10))
+    X = graphs(30)
+    X[25] = (np.ones((2, 3)), [0, 1])
+    with pytest.raises(ValueError, match=r"X\[25\] adjacency has shape"), pyd2ke.chunking(max_items=8):
+        model.transform(X)
+    with pytest.raises(ValueError, match=r"X has graphs with no node data, but node labels was expected"):
+        model.transform([cycle(4)])
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"n_eigenvectors": 0}, "n_eigenvectors must be >= 1"),
+    ({"matrix": "laplace"}, "matrix must be one of"),
+    ({"label_scale": -1.0}, "label_scale must be non-negative"),
+    ({"sampler": "random"}, "sampler must be one of"),
+    ({"min_nodes": 5, "max_nodes": 3}, r"min_nodes \(5\) must be <= max_nodes \(3\)"),
+])
+def test_bad_parameters(params, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        RandomGraphEmbedding(4, **params).fit(graphs(5))
+
+
+def test_bad_metric_params():
+    with pytest.raises(ValueError, match="does not take"):
+        pairwise_distances(graphs(3), metric="graph_emd", window=3)
+    with pytest.raises(ValueError, match="matrix must be one of"):
+        pairwise_distances(graphs(3), metric="graph_emd", matrix="x")
+
+
+def test_asymmetry_within_rounding_is_averaged():
+    A = cycle(5)
+    B = A.copy()
+    B[0, 1] += 1e-14
+    assert pairwise_distances([B], [A], metric="graph_emd")[0, 0] <= 1e-12
+
+
+def test_mutag_loader():
+    from pyd2ke.datasets import load_mutag
+
+    d = load_mutag()
+    assert len(d.graphs) == 188 and np.bincount(d.y == 1).tolist() == [63, 125]
+    sizes = [g[0].shape[0] for g in d.graphs]
+    assert min(sizes) == 10 and max(sizes) == 28 and sum(sizes) == 3371
+    assert sum(g[0].nnz for g in d.graphs) == 7442
+    assert all((abs(g[0] - g[0].T)).nnz == 0 for g in d.graphs)
+    assert {int(l) for g in d.graphs for l in g[1]} == set(range(7))
