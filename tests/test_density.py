@@ -16,7 +16,7 @@ from sklearn.linear_model import Ridge
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 
-from pyd2ke import density
+from pyd2ke.density import _base, kde
 from pyd2ke.density import (
     MEASURE_MASS,
     DensityKernelFeatures,
@@ -138,8 +138,8 @@ def test_chunked_products_and_small_blocks_agree(monkeypatch):
     sets = [rng.uniform(0, 1, (40 + i, 3)) for i in range(12)]
     est = DensityKernelFeatures("js", n_components=8, basis_size=10, bandwidth=0.1, random_state=0).fit(sets)
     F, A = est.densities(sets), est.projection_features(sets)
-    monkeypatch.setattr(density, "_KHATRI_RAO_ENTRIES", 200)
-    monkeypatch.setattr(density, "_BLOCK_SETS", 5)
+    monkeypatch.setattr(kde, "_KHATRI_RAO_ENTRIES", 200)
+    monkeypatch.setattr(_base, "_BLOCK_SETS", 5)
     np.testing.assert_allclose(est.densities(sets), F, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(est.projection_features(sets), A, rtol=1e-10, atol=1e-14)
 
