@@ -11,7 +11,7 @@ from ._base import _check_even, _check_positive_real, _SampleSetTransformer
 from ._imports import check_choice, check_dtype, check_positive_int, effective_n_threads, matmul_rows
 from .bandwidth import BANDWIDTH_RULES, cv_bandwidth, scott_bandwidth
 from .basis import basis_indices, basis_matrix
-from .kde import _kde_at_points, _kde_on_grid
+from .kde import kde_at_points, kde_on_grid
 from .measures import DIVERGENCES, MEASURE_MASS, sample_lambdas
 
 # Density estimates are floored here so that log p stays finite where the
@@ -258,8 +258,10 @@ class DensityKernelFeatures(_SampleSetTransformer):
 
     def _densities(self, block):
         if self.integration == "grid":
-            return _kde_on_grid(block, self.bandwidth_, self._grid_side, self.boundary == "reflect")
-        return _kde_at_points(block, self.bandwidth_, self.integration_points_, self.boundary == "reflect")
+            return kde_on_grid(block.values, block.offsets, self.bandwidth_, self._grid_side,
+                               self.boundary == "reflect")
+        return kde_at_points(block.values, block.offsets, self.bandwidth_, self.integration_points_,
+                             self.boundary == "reflect")
 
     def _psi(self, F):
         """The psi functions at the integration points, (n_sets, n_psi, n_e),
