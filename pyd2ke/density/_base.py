@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from scipy.spatial.distance import pdist
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ._imports import (
@@ -82,7 +83,34 @@ def _median_distance(F, name, what):
 # ---- shared machinery ---------------------------------------------------------
 class _SampleSetTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Fit-time scaling, blocks over sets run by n_jobs threads, and the final
-    RBF random Fourier features. Subclasses define the pre-RFF map `_embed_block`."""
+    RBF random Fourier features. Subclasses check their own parameters
+    (`_check_own_params`), fit and draw what they need on the scaled sets
+    (`_fit_scaled`) and define the pre-RFF map `_embed_block`."""
+
+    def _check_params(self):
+        _check_even(self.n_components)
+        self._check_own_params()
+        _check_positive_real(self.sigma, "sigma", ("median",))
+        check_dtype(self.dtype)
+        effective_n_threads(self.n_jobs)
+
+    def fit(self, X, y=None):
+        """Fit the scaling onto [0, 1]^l (and the bandwidths and sigma the
+        parameters leave to the data); draw the random frequencies.
+
+        Parameters
+        ----------
+        X : list of array-like of shape (n_samples_i, n_dims)
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        rng = check_random_state(self.random_state)
+        self._fit_scaled(self._scale_sets(X, fit=True), rng)
+        return self
 
     def _scale_sets(self, X, fit):
         packed = check_point_sets(X, "X")

@@ -4,11 +4,10 @@ kernels between the densities behind sample sets."""
 import math
 
 import numpy as np
-from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import _check_even, _check_positive_real, _SampleSetTransformer
-from ._imports import check_choice, check_dtype, check_positive_int, effective_n_threads, matmul_rows
+from ._base import _check_positive_real, _SampleSetTransformer
+from ._imports import check_choice, check_positive_int, matmul_rows
 from .bandwidth import BANDWIDTH_RULES, cv_bandwidth, scott_bandwidth
 from .basis import basis_indices, basis_matrix
 from .kde import kde_at_points, kde_on_grid
@@ -155,21 +154,17 @@ class DensityKernelFeatures(_SampleSetTransformer):
         self.n_jobs = n_jobs
         self.dtype = dtype
 
-    def _check_params(self):
+    def _check_own_params(self):
         check_choice(self.divergence, "divergence", set(DIVERGENCES))
-        _check_even(self.n_components)
         check_positive_int(self.n_lambdas, "n_lambdas")
         if self.basis_size is not None:
             check_positive_int(self.basis_size, "basis_size")
         if self.n_integration_points is not None:
             check_positive_int(self.n_integration_points, "n_integration_points")
         _check_positive_real(self.bandwidth, "bandwidth", BANDWIDTH_RULES)
-        _check_positive_real(self.sigma, "sigma", ("median",))
         check_choice(self.basis, "basis", {"cosine", "fourier"})
         check_choice(self.integration, "integration", {"grid", "random"})
         check_choice(self.boundary, "boundary", {"reflect", "none"})
-        check_dtype(self.dtype)
-        effective_n_threads(self.n_jobs)
 
     def _fit_bandwidth(self, packed, rng):
         if not isinstance(self.bandwidth, str):
@@ -178,22 +173,9 @@ class DensityKernelFeatures(_SampleSetTransformer):
             return cv_bandwidth(packed, rng)
         return scott_bandwidth(packed)
 
-    def fit(self, X, y=None):
-        """Fit the scaling and the bandwidth on X; draw the lambdas, the
-        integration points (integration="random") and the RBF frequencies.
-
-        Parameters
-        ----------
-        X : list of array-like of shape (n_samples_i, n_dims)
-        y : ignored
-
-        Returns
-        -------
-        self
-        """
-        self._check_params()
-        rng = check_random_state(self.random_state)
-        packed = self._scale_sets(X, fit=True)
+    def _fit_scaled(self, packed, rng):
+        """Fit the bandwidth; draw the lambdas, the integration points
+        (integration="random") and the RBF frequencies."""
         l = packed.dim
         if self.basis_size is not None:
             size = self.basis_size
@@ -246,7 +228,6 @@ class DensityKernelFeatures(_SampleSetTransformer):
         self.n_projection_features_ = n_psi * len(self.basis_indices_)
         self.bandwidth_ = self._fit_bandwidth(packed, rng)
         self._fit_rff(packed, rng, self.n_projection_features_, self.sigma)
-        return self
 
     def _embedding_width(self):
         return self.n_projection_features_

@@ -1,11 +1,10 @@
 """MeanEmbeddingFeatures: the paper's MMD baseline."""
 
 import numpy as np
-from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import _check_even, _check_positive_real, _median_distance, _SampleSetTransformer
-from ._imports import check_dtype, check_positive_int, effective_n_threads
+from ._base import _check_positive_real, _median_distance, _SampleSetTransformer
+from ._imports import check_positive_int
 
 # Fit points whose pairwise distances set base_bandwidth="median".
 _MEDIAN_POINTS = 1024
@@ -75,31 +74,14 @@ class MeanEmbeddingFeatures(_SampleSetTransformer):
         self.n_jobs = n_jobs
         self.dtype = dtype
 
-    def _check_params(self):
-        _check_even(self.n_components)
+    def _check_own_params(self):
         n = check_positive_int(self.n_base_components, "n_base_components", minimum=2)
         if n % 2:
             raise ValueError(f"n_base_components must be even, got {n}")
         _check_positive_real(self.base_bandwidth, "base_bandwidth", ("median",))
-        _check_positive_real(self.sigma, "sigma", ("median",))
-        check_dtype(self.dtype)
-        effective_n_threads(self.n_jobs)
 
-    def fit(self, X, y=None):
-        """Fit the scaling (and the medians); draw the base and RBF frequencies.
-
-        Parameters
-        ----------
-        X : list of array-like of shape (n_samples_i, n_dims)
-        y : ignored
-
-        Returns
-        -------
-        self
-        """
-        self._check_params()
-        rng = check_random_state(self.random_state)
-        packed = self._scale_sets(X, fit=True)
+    def _fit_scaled(self, packed, rng):
+        """Draw the base and RBF frequencies (and fit the medians)."""
         base = rng.standard_normal((packed.dim, self.n_base_components // 2))
         if self.base_bandwidth == "median":
             total = len(packed.values)
@@ -109,7 +91,6 @@ class MeanEmbeddingFeatures(_SampleSetTransformer):
             self.base_bandwidth_ = float(self.base_bandwidth)
         self.base_weights_ = base / self.base_bandwidth_
         self._fit_rff(packed, rng, self.n_base_components, self.sigma)
-        return self
 
     def _embedding_width(self):
         return self.n_base_components
