@@ -59,7 +59,7 @@ def _exists(token):
     if "<" in token:  # a pattern such as distance/<name>.hpp
         return True
     if "/" in token or token.endswith((".py", ".hpp", ".cpp", ".md")):
-        return any((base / token).exists() for base in (ROOT, ROOT / "pyd2ke", ROOT / "pyd2ke" / "_domains",
+        return any((base / token).exists() for base in (ROOT, ROOT / "pyd2ke", ROOT / "pyd2ke" / "_domains", ROOT / "pyd2ke" / "density",
                                                          ROOT / "cpp/include/pyd2ke"))
     if "::" in token:  # C++: Class::member or namespace::function
         owner, _, member = token.rpartition("::")

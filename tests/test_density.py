@@ -16,7 +16,7 @@ from sklearn.linear_model import Ridge
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 
-from pyd2ke import density
+from pyd2ke.density import _base, kde
 from pyd2ke.density import (
     MEASURE_MASS,
     DensityKernelFeatures,
@@ -132,14 +132,101 @@ def test_kde_matches_direct_formula(integration, n_dims, n_points, boundary):
         np.testing.assert_allclose(f, expected, rtol=1e-6, atol=1e-7)
 
 
+# Set sizes on both sides of the boundaries where the batched KDE changes
+# its layout (padding ladder, SIMD widths, pieces).
+BOUNDARY_SIZES = [1, 2, 7, 8, 9, 63, 64, 65]
+
+
+def slow_grid_kde(points, h, side, reflect):
+    """The grid KDE of one set, point by point and node by node: each 1-D
+    Gaussian is evaluated at the nodes within 6 bandwidths (rounded up to
+    whole nodes) of the point's nearest node; with reflect a node beyond a
+    face stands for its mirror node (the kernel of the point's mirror image
+    there), without it is dropped. The density is the mean over the points
+    of the product over dimensions."""
+    n, l = points.shape
+    reach = math.ceil(6.0 * side * h)
+    total = np.zeros((side,) * l)
+    for x in points:
+        factors = []
+        for d in range(l):
+            f = np.zeros(side)
+            nearest = int(np.rint(x[d] * side - 0.5))
+            for node in range(nearest - reach, nearest + reach + 1):
+                value = math.exp(-0.5 * (((node + 0.5) / side - x[d]) / h) ** 2) / (math.sqrt(2 * math.pi) * h)
+                if reflect:
+                    node %= 2 * side
+                    f[node if node < side else 2 * side - 1 - node] += value
+                elif 0 <= node < side:
+                    f[node] += value
+            factors.append(f)
+        product = factors[0]
+        for f in factors[1:]:
+            product = np.multiply.outer(product, f)
+        total += product
+    return total.ravel() / n
+
+
+def slow_point_kde(points, h, U, reflect):
+    """The KDE of one set at points U, a direct sum of Gaussians over the
+    samples and, with reflect, their mirror images: points folded into the
+    cube, then mirrored in each face they are within 6 bandwidths of (images
+    of images too)."""
+    n, l = points.shape
+    samples = [np.array(x, dtype=float) for x in points]
+    if reflect:
+        samples = [np.where(np.mod(x, 2) > 1, 2 - np.mod(x, 2), np.mod(x, 2)) for x in samples]
+        for d in range(l):
+            images = []
+            for x in samples:
+                if x[d] < 6 * h:
+                    images.append(np.where(np.arange(l) == d, -x, x))
+                if x[d] > 1 - 6 * h:
+                    images.append(np.where(np.arange(l) == d, 2 - x, x))
+            samples += images
+    total = np.zeros(len(U))
+    for y in samples:
+        total += np.exp(-((U - y) ** 2).sum(axis=1) / (2 * h * h))
+    return total / (n * (2 * math.pi * h * h) ** (l / 2))
+
+
+@pytest.mark.parametrize("n_dims", [1, 2, 3])
+@pytest.mark.parametrize("integration", ["grid", "random"])
+@pytest.mark.parametrize("reflect", [True, False], ids=["reflect", "none"])
+@pytest.mark.parametrize("h", [0.06, 0.3])
+def test_batched_kde_matches_a_per_set_reference(n_dims, integration, reflect, h):
+    """The block KDE (no loop over sets) against the per-set reference, on
+    sets of boundary sizes in shuffled order, some points outside the cube;
+    and each set's estimate does not depend on the other sets of the block."""
+    rng = np.random.default_rng(n_dims)
+    sizes = rng.permutation(BOUNDARY_SIZES * 2)
+    sets = [rng.uniform(-0.1, 1.1, (n, n_dims)) for n in sizes]
+    values = np.concatenate(sets)
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    if integration == "grid":
+        side = {1: 64, 2: 16, 3: 6}[n_dims]
+        F = kde.kde_on_grid(values, offsets, h, side, reflect)
+        expected = [slow_grid_kde(X, h, side, reflect) for X in sets]
+        alone = [kde.kde_on_grid(X, np.array([0, len(X)]), h, side, reflect)[0] for X in sets]
+    else:
+        U = rng.uniform(0, 1, (300, n_dims))
+        F = kde.kde_at_points(values, offsets, h, U, reflect)
+        expected = [slow_point_kde(X, h, U, reflect) for X in sets]
+        alone = [kde.kde_at_points(X, np.array([0, len(X)]), h, U, reflect)[0] for X in sets]
+    assert F.shape == (len(sets), len(expected[0]))
+    for f, e, a in zip(F, expected, alone):
+        np.testing.assert_allclose(f, e, rtol=1e-12, atol=0)
+        np.testing.assert_array_equal(f, a)
+
+
 def test_chunked_products_and_small_blocks_agree(monkeypatch):
     """Khatri-Rao chunks (3-D) and the block size change nothing but rounding."""
     rng = np.random.default_rng(2)
     sets = [rng.uniform(0, 1, (40 + i, 3)) for i in range(12)]
     est = DensityKernelFeatures("js", n_components=8, basis_size=10, bandwidth=0.1, random_state=0).fit(sets)
     F, A = est.densities(sets), est.projection_features(sets)
-    monkeypatch.setattr(density, "_KHATRI_RAO_ENTRIES", 200)
-    monkeypatch.setattr(density, "_BLOCK_SETS", 5)
+    monkeypatch.setattr(kde, "_KHATRI_RAO_ENTRIES", 200)
+    monkeypatch.setattr(_base, "_BLOCK_SETS", 5)
     np.testing.assert_allclose(est.densities(sets), F, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(est.projection_features(sets), A, rtol=1e-10, atol=1e-14)
 

@@ -1,5 +1,6 @@
 """Density kernels on sample sets: JS / Hellinger / L2 features against the
-number of sets N and the set size (linear in both), threads, and the MMD
+number of sets N and the set size (linear in both), many small sets in 1-3
+dimensions (where a per-set cost would show), threads, and the MMD
 mean-embedding baseline at the same size."""
 
 import numpy as np
@@ -82,4 +83,32 @@ class DensityThreads:
         self.est = _fitted("js", 400, n_jobs)
 
     def time_transform(self, n_jobs):
+        self.est.transform(self.X)
+
+
+def small_sets(n, n_dims, seed=0):
+    """n Gaussian sets of 20-60 points in R^n_dims, random centres and widths."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(20, 61, n)
+    return [rng.normal(rng.uniform(-1, 1, n_dims), rng.uniform(0.3, 1.5), (s, n_dims)) for s in sizes]
+
+
+class DensityManySmallSets:
+    """JS features of many sets of 20-60 points (fitted on 200 of them; one
+    thread; 3-D with |V| = 100): grid (256, 32^2, 8^3 nodes) and random
+    integration (4096 points)."""
+
+    params = (grid([1, 2, 3], [2]), grid(["grid", "random"], ["grid"]), grid([2000, 10000], [2000]))
+    param_names = ["n_dims", "integration", "N"]
+    timeout = 300
+
+    def setup(self, n_dims, integration, n):
+        from pyd2ke.density import DensityKernelFeatures
+
+        self.X = small_sets(n, n_dims)
+        extra = {"basis_size": 100} if n_dims == 3 else {}
+        self.est = DensityKernelFeatures("js", n_components=256, integration=integration, random_state=0,
+                                         n_jobs=1, **extra).fit(self.X[:200])
+
+    def time_transform(self, n_dims, integration, n):
         self.est.transform(self.X)

@@ -1,0 +1,218 @@
+"""What DensityKernelFeatures and MeanEmbeddingFeatures share: parameter
+checks, the fit-time scaling onto [0, 1]^l, fixed blocks of sets run on
+n_jobs threads, and the final RBF random Fourier features."""
+
+import math
+import numbers
+
+import numpy as np
+from scipy.spatial.distance import pdist
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+)
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from .._blas import matmul_rows
+from .._domains.point_sets import check_point_sets
+from .._parallel import check_chunk, chunk_bounds, run_row_blocks
+from .._ragged import Ragged
+from .._validation import (
+    check_dtype,
+    check_finite_output,
+    check_positive_int,
+    effective_n_threads,
+)
+
+# Blocks of sets: at most this many sets or sample points (subclasses may
+# lower the number of sets to bound their per-set buffers).
+_BLOCK_SETS = 64
+_BLOCK_POINTS = 1 << 15
+# Fit sets whose pairwise embedding distances set sigma="median".
+_MEDIAN_SETS = 256
+
+
+# ---- parameter checks ----------------------------------------------------------
+def _check_positive_real(value, name, choices=()):
+    """One of the string `choices` or a positive finite number."""
+    what = " or ".join([repr(c) for c in choices] + ["a positive number"])
+    if isinstance(value, str):
+        if value in choices:
+            return value
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be {what}, got {value!r}")
+    if not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be > 0 and finite, got {value!r}")
+    return float(value)
+
+
+def _check_even(n_components):
+    n = check_positive_int(n_components, "n_components", minimum=2)
+    if n % 2:
+        raise ValueError(f"n_components must be even (sin and cos of each random frequency), got {n}")
+    return n
+
+
+def _set_blocks(packed, max_sets=_BLOCK_SETS):
+    """(start, stop) ranges of sets: at most max_sets sets and, unless one
+    set is larger, _BLOCK_POINTS points each. They depend on the data and the
+    fitted state only, never on n_jobs."""
+    sizes = np.diff(packed.offsets)
+    bounds, start, points = [], 0, 0
+    for i, n in enumerate(sizes):
+        if i > start and (i - start >= max_sets or points + n > _BLOCK_POINTS):
+            bounds.append((start, i))
+            start, points = i, 0
+        points += int(n)
+    bounds.append((start, len(sizes)))
+    return bounds
+
+
+def _median_distance(F, name, what):
+    d = np.median(pdist(F)) if len(F) > 1 else 0.0
+    if not d > 0:
+        raise ValueError(
+            f"{name}='median' needs distinct fit {what}: the median distance between them is {d}; "
+            f"pass {name} as a number"
+        )
+    return float(d)
+
+
+# ---- shared machinery ---------------------------------------------------------
+class _SampleSetTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Fit-time scaling, blocks over sets run by n_jobs threads, and the final
+    RBF random Fourier features. Subclasses check their own parameters
+    (`_check_own_params`), fit and draw what they need on the scaled sets
+    (`_fit_scaled`) and define the pre-RFF map `_embed_block`."""
+
+    def _check_params(self):
+        _check_even(self.n_components)
+        self._check_own_params()
+        _check_positive_real(self.sigma, "sigma", ("median",))
+        check_dtype(self.dtype)
+        effective_n_threads(self.n_jobs)
+
+    def fit(self, X, y=None):
+        """Fit the scaling onto [0, 1]^l (and the bandwidths and sigma the
+        parameters leave to the data); draw the random frequencies.
+
+        Parameters
+        ----------
+        X : list of array-like of shape (n_samples_i, n_dims)
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        rng = check_random_state(self.random_state)
+        self._fit_scaled(self._scale_sets(X, fit=True), rng)
+        return self
+
+    def _scale_sets(self, X, fit):
+        packed = check_point_sets(X, "X")
+        if fit:
+            low = packed.values.min(axis=0)
+            width = packed.values.max(axis=0) - low
+            flat = np.flatnonzero(~(width > 0))
+            if flat.size:
+                d = int(flat[0])
+                raise ValueError(
+                    f"X is constant in dimension {d} (every value is {float(low[d])!r}): scaling to [0, 1] "
+                    "needs a positive range (max > min) in each dimension of the fit data"
+                )
+            self.data_min_ = low
+            self.data_range_ = width
+            self.n_dims_ = packed.dim
+        elif packed.dim != self.n_dims_:
+            raise ValueError(f"X has points of dimension {packed.dim}, but the estimator was fitted on dimension {self.n_dims_}")
+        values = (packed.values - self.data_min_) / self.data_range_
+        return Ragged(np.ascontiguousarray(values), packed.offsets)
+
+    def _map_blocks(self, packed, fn, width, dtype):
+        """out[start:stop] = fn(packed[start:stop]) over the fixed blocks, in
+        n_jobs threads, each with single-threaded BLAS."""
+        out = np.empty((len(packed), width), dtype=dtype)
+
+        def work(start, stop, state):
+            out[start:stop] = fn(packed[start:stop])
+
+        # numpy's maps release the GIL on large arrays, so n_jobs threads with
+        # one BLAS thread each use n_jobs cores without oversubscription.
+        run_row_blocks(work, _set_blocks(packed, self._max_block_sets()), effective_n_threads(self.n_jobs))
+        return out
+
+    def _max_block_sets(self):
+        return _BLOCK_SETS
+
+    def _random_fourier(self, E, weights, dtype):
+        """sqrt(2/D) [sin(E W), cos(E W)]: E (n, m), W (m, D/2)."""
+        P = matmul_rows(E, weights).astype(dtype, copy=False)
+        half = P.shape[1]
+        out = np.empty((P.shape[0], 2 * half), dtype=dtype)
+        np.sin(P, out=out[:, :half])
+        np.cos(P, out=out[:, half:])
+        out *= dtype.type(math.sqrt(1.0 / half))
+        return out
+
+    def _fit_rff(self, X_scaled, rng, n_inputs, sigma):
+        """Draw the RBF frequencies for inputs of width n_inputs (the standard
+        normal draw comes before any median, so sigma does not change it)."""
+        base = rng.standard_normal((n_inputs, self.n_components // 2))
+        if sigma == "median":
+            pick = np.sort(rng.choice(len(X_scaled), size=min(_MEDIAN_SETS, len(X_scaled)), replace=False))
+            E = self._embed_sets(X_scaled.take(pick))
+            sigma = _median_distance(E, "sigma", "sets")
+        self.sigma_ = float(sigma)
+        self.random_weights_ = base / self.sigma_
+        self.n_components_ = self.n_components
+
+    def _embed_sets(self, packed):
+        return self._map_blocks(packed, self._embed_block, self._embedding_width(), np.float64)
+
+    def transform(self, X):
+        """Random features of the sample sets.
+
+        Parameters
+        ----------
+        X : list of array-like of shape (n_samples_i, n_dims)
+            Sample sets; sizes may differ, the dimension may not.
+
+        Returns
+        -------
+        Z : ndarray of shape (n_sets, n_components), C-contiguous
+            Z[i] . Z[j] approximates K(p_i, p_j).
+        """
+        check_is_fitted(self, "random_weights_")
+        dtype = check_dtype(self.dtype)
+        W = self.random_weights_
+
+        def features(block):
+            return self._random_fourier(self._embed_block(block), W, dtype)
+
+        if not isinstance(X, (list, tuple)) or len(X) == 0:
+            Z = self._map_blocks(self._scale_sets(X, fit=False), features, self.n_components, dtype)
+        else:
+            # A list of sets is checked, scaled and packed a chunk at a time:
+            # O(chunk) memory above the output (rows do not depend on the chunk).
+            items = list(X)
+            Z = np.empty((len(items), self.n_components), dtype=dtype)
+            for start, stop in chunk_bounds(items):
+                packed = check_chunk(lambda part: self._scale_sets(part, fit=False), items, start, stop)
+                Z[start:stop] = self._map_blocks(packed, features, self.n_components, dtype)
+        check_finite_output(Z, "X")
+        return Z
+
+    @property
+    def _n_features_out(self):
+        return self.n_components_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array = False
+        tags.requires_fit = True
+        return tags
