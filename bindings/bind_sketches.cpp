@@ -83,14 +83,7 @@ class PyHashedFourier {
 public:
     PyHashedFourier(const std::string& kernel, double bandwidth, std::size_t n_components, std::uint64_t seed,
                     const std::string& simd)
-        : f_(kernel_from_name(kernel), bandwidth, n_components, seed, level(simd)) {}
-
-    static pyd2ke::SimdLevel level(const std::string& simd) {
-        const pyd2ke::SimdLevel l = pyd2ke::simd_level_from_name(simd);
-        if (static_cast<int>(l) < 0 || l > pyd2ke::detect_simd_level())
-            throw py::value_error("simd='" + simd + "' is not available on this CPU");
-        return l;
-    }
+        : f_(kernel_from_name(kernel), bandwidth, n_components, seed, pyd2ke_bindings::checked_simd_level(simd)) {}
 
     double weight(std::uint64_t j, std::size_t k) const { return f_.weight(j, k); }
 

@@ -21,10 +21,7 @@ namespace {
 class PyLevenshteinBatch {
 public:
     PyLevenshteinBatch(py::list patterns, const std::string& simd) {
-        const pyd2ke::SimdLevel level = pyd2ke::simd_level_from_name(simd);
-        if (static_cast<int>(level) < 0 || level > pyd2ke::detect_simd_level())
-            throw py::value_error("simd='" + simd + "' is not available on this CPU; choose from " +
-                                  py::str(py::cast(supported())).cast<std::string>());
+        const pyd2ke::SimdLevel level = pyd2ke_bindings::checked_simd_level(simd);
         const pyd2ke_bindings::TextList texts = text_views(patterns, "patterns");
         batch_ = std::make_unique<pyd2ke::LevenshteinBatch>(texts.views, level);
     }

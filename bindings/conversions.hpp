@@ -5,6 +5,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -39,12 +40,14 @@ inline pyd2ke::D2KEKernel d2ke_kernel_from_name(const std::string& kernel) {
     throw py::value_error("kernel must be 'soft' or 'direct', got '" + kernel + "'");
 }
 
-// "auto" or a level name, checked against what this CPU runs.
+// "auto" or a level name, checked against what this CPU runs (ValueError
+// naming the argument otherwise).
 inline pyd2ke::SimdLevel checked_simd_level(const std::string& simd) {
-    const pyd2ke::SimdLevel level = pyd2ke::simd_level_from_name(simd);
-    if (static_cast<int>(level) < 0 || level > pyd2ke::detect_simd_level())
-        throw py::value_error("simd='" + simd + "' is not available on this CPU");
-    return level;
+    try {
+        return pyd2ke::require_simd_level(pyd2ke::simd_level_from_name(simd));
+    } catch (const std::invalid_argument& e) {
+        throw py::value_error("simd='" + simd + "': " + e.what());
+    }
 }
 
 // Strings as TextViews into the objects' own buffers (no copy, whatever

@@ -105,9 +105,7 @@ public:
     };
 
     DtwBatch(const std::vector<SeriesView<T>>& series, long window = -1, SimdLevel level = detect_simd_level())
-        : window_(window), kernels_(detail::dtw_lanes_kernels<T>(level)) {
-        if (static_cast<int>(level) < 0 || level > detect_simd_level())
-            throw std::invalid_argument("DtwBatch: this CPU cannot run the requested SIMD level");
+        : window_(window), kernels_(detail::dtw_lanes_kernels<T>(require_simd_level(level))) {
         if (series.empty()) throw std::invalid_argument("DtwBatch: no series");
         channels_ = series[0].channels;
         for (const SeriesView<T>& s : series) {

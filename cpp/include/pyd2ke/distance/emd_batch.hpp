@@ -56,9 +56,8 @@ public:
         EmdWorkspace workspace;
     };
 
-    EmdBatch(const std::vector<PointSetView<T>>& documents, SimdLevel level = detect_simd_level()) : level_(level) {
-        if (static_cast<int>(level) < 0 || level > detect_simd_level())
-            throw std::invalid_argument("EmdBatch: this CPU cannot run the requested SIMD level");
+    EmdBatch(const std::vector<PointSetView<T>>& documents, SimdLevel level = detect_simd_level())
+        : level_(require_simd_level(level)) {
         if (documents.empty()) throw std::invalid_argument("EmdBatch: no documents");
         dim_ = documents[0].dim;
         if (dim_ == 0) throw std::invalid_argument("EmdBatch: points must have at least one coordinate");

@@ -118,9 +118,7 @@ public:
 
     SetDistanceBatch(const std::vector<PointSetView<T>>& sets, SetMetric metric,
                      SimdLevel level = detect_simd_level())
-        : metric_(metric), level_(level) {
-        if (static_cast<int>(level) < 0 || level > detect_simd_level())
-            throw std::invalid_argument("SetDistanceBatch: this CPU cannot run the requested SIMD level");
+        : metric_(metric), level_(require_simd_level(level)) {
         if (sets.empty()) throw std::invalid_argument("SetDistanceBatch: no sets");
         dim_ = sets[0].dim;
         if (dim_ == 0) throw std::invalid_argument("SetDistanceBatch: points must have at least one coordinate");

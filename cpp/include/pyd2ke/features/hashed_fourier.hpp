@@ -38,7 +38,7 @@ public:
     // bandwidth: beta for the Laplacian kernel, gamma for the RBF kernel.
     HashedRandomFourier(FourierKernel kernel, double bandwidth, std::size_t n_components, std::uint64_t seed,
                         SimdLevel level = detect_simd_level())
-        : kernel_(kernel), n_components_(n_components), seed_(seed), level_(level) {
+        : kernel_(kernel), n_components_(n_components), seed_(seed), level_(require_simd_level(level)) {
         if (!(bandwidth > 0) || !std::isfinite(bandwidth))
             throw std::invalid_argument("HashedRandomFourier: the bandwidth (beta or gamma) must be positive and finite");
         if (n_components < 2 || n_components % 2 != 0)

@@ -1,0 +1,69 @@
+// require_simd_level and simd_table (core/): every level this CPU runs is
+// accepted, any other is refused with std::invalid_argument, and every
+// public class that takes a level goes through the same check.
+
+#include <pyd2ke/pyd2ke.hpp>
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "check.hpp"
+
+namespace {
+
+template <class F>
+bool refused(F&& construct, const char* expected_words) {
+    try {
+        construct();
+    } catch (const std::invalid_argument& e) {
+        return std::string(e.what()).find(expected_words) != std::string::npos;
+    }
+    return false;
+}
+
+void test_require() {
+    for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) CHECK(pyd2ke::require_simd_level(level) == level);
+    const auto unknown = static_cast<pyd2ke::SimdLevel>(-1);
+    CHECK(refused([&] { pyd2ke::require_simd_level(unknown); }, "unknown SIMD level"));
+    CHECK(refused([&] { pyd2ke::require_simd_level(static_cast<pyd2ke::SimdLevel>(4)); }, "unknown SIMD level"));
+    CHECK(pyd2ke::simd_level_from_name("auto") == pyd2ke::detect_simd_level());
+    CHECK(refused([&] { pyd2ke::require_simd_level(pyd2ke::simd_level_from_name("neon")); }, "unknown"));
+    if (pyd2ke::detect_simd_level() < pyd2ke::SimdLevel::avx512)
+        CHECK(refused([&] { pyd2ke::require_simd_level(pyd2ke::SimdLevel::avx512); }, "not available on this CPU"));
+
+    // Every constructor that takes a level refuses an invalid one.
+    const std::vector<pyd2ke::TextView> texts{pyd2ke::TextView(std::string_view("ab"))};
+    const double values[] = {1.0, 2.0};
+    const std::vector<pyd2ke::SeriesView<double>> series{pyd2ke::SeriesView<double>(values, 2, 1)};
+    const std::vector<pyd2ke::PointSetView<double>> sets{pyd2ke::PointSetView<double>(values, 2, 1)};
+    CHECK(refused([&] { pyd2ke::LevenshteinBatch(texts, unknown); }, "SIMD level"));
+    CHECK(refused([&] { pyd2ke::DtwBatch<double>(series, -1, unknown); }, "SIMD level"));
+    CHECK(refused([&] { pyd2ke::SetDistanceBatch<double>(sets, pyd2ke::SetMetric::hausdorff, unknown); },
+                  "SIMD level"));
+    CHECK(refused([&] { pyd2ke::EmdBatch<double>(sets, unknown); }, "SIMD level"));
+    CHECK(refused([&] { pyd2ke::HashedRandomFourier(pyd2ke::FourierKernel::rbf, 1.0, 4, 1, unknown); },
+                  "SIMD level"));
+}
+
+// Each level's tables are built once: the same object on every call.
+void test_tables() {
+    for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
+        CHECK(&pyd2ke::detail::lanes_kernels(level) == &pyd2ke::detail::lanes_kernels(level));
+        CHECK(pyd2ke::detail::lanes_kernels(level).group_bytes >= pyd2ke::detail::kPortableGroupBytes);
+        CHECK(pyd2ke::detail::sqdist_kernel<float>(level).panel >= 8);
+        std::printf("level %s: lane groups of %zu bytes, sqdist panels of %zu doubles\n",
+                    pyd2ke::simd_level_name(level), pyd2ke::detail::lanes_kernels(level).group_bytes,
+                    pyd2ke::detail::sqdist_kernel<double>(level).panel);
+    }
+}
+
+}  // namespace
+
+int main() {
+    test_require();
+    test_tables();
+    return test_verdict();
+}
