@@ -24,24 +24,10 @@
 
 #include "../core/cpu_features.hpp"
 #include "../core/series.hpp"
+#include "../detail/dtw_impl.hpp"
 #include "../detail/dtw_lanes_impl.hpp"
 
 namespace pyd2ke {
-
-namespace detail {
-
-inline std::size_t effective_band(long window, std::size_t n, std::size_t m) {
-    const std::size_t diff = n > m ? n - m : m - n;
-    return window < 0 ? std::max(n, m) : std::max(static_cast<std::size_t>(window), diff);
-}
-
-template <class T>
-void check_pair(const SeriesView<T>& x, const SeriesView<T>& y) {
-    if (x.length == 0 || y.length == 0) throw std::invalid_argument("dtw: series must not be empty");
-    if (x.channels != y.channels) throw std::invalid_argument("dtw: series have different numbers of channels");
-}
-
-}  // namespace detail
 
 template <class T>
 double dtw_reference(const SeriesView<T>& x, const SeriesView<T>& y, long window = -1) {
