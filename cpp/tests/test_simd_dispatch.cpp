@@ -50,13 +50,15 @@ void test_require() {
 
 // Each level's tables are built once: the same object on every call.
 void test_tables() {
+    using pyd2ke::detail::simd_table;
     for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
-        CHECK(&pyd2ke::detail::lanes_kernels(level) == &pyd2ke::detail::lanes_kernels(level));
-        CHECK(pyd2ke::detail::lanes_kernels(level).group_bytes >= pyd2ke::detail::kPortableGroupBytes);
-        CHECK(pyd2ke::detail::sqdist_kernel<float>(level).panel >= 8);
+        const auto& lanes = simd_table<pyd2ke::detail::LanesKernels>(level);
+        CHECK(&lanes == &simd_table<pyd2ke::detail::LanesKernels>(level));
+        CHECK(lanes.group_bytes >= pyd2ke::detail::kPortableGroupBytes);
+        CHECK(simd_table<pyd2ke::detail::SqdistKernelInfo<float>>(level).panel >= 8);
         std::printf("level %s: lane groups of %zu bytes, sqdist panels of %zu doubles\n",
-                    pyd2ke::simd_level_name(level), pyd2ke::detail::lanes_kernels(level).group_bytes,
-                    pyd2ke::detail::sqdist_kernel<double>(level).panel);
+                    pyd2ke::simd_level_name(level), lanes.group_bytes,
+                    simd_table<pyd2ke::detail::SqdistKernelInfo<double>>(level).panel);
     }
 }
 

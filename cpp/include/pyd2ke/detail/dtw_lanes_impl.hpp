@@ -86,16 +86,6 @@ struct DtwLanesKernels {
 }  // namespace detail
 }  // namespace pyd2ke
 
+// The kernel tables, one per instruction set: simd_table<DtwLanesKernels<T>>(level).
 #define PYD2KE_SIMD_KERNEL_BODY "../detail/dtw_lanes_simd.inl"
 #include "../core/simd_dispatch.hpp"
-
-namespace pyd2ke {
-namespace detail {
-
-template <class T>
-inline const DtwLanesKernels<T>& dtw_lanes_kernels(SimdLevel level) {
-    return simd_table<DtwLanesKernels<T>>(level);
-}
-
-}  // namespace detail
-}  // namespace pyd2ke

@@ -121,16 +121,6 @@ inline void portable_weight_row(std::uint64_t key, double scale, std::size_t hal
 }  // namespace detail
 }  // namespace pyd2ke
 
+// The kernel tables, one per instruction set: simd_table<FourierKernels<K, T>>(level).
 #define PYD2KE_SIMD_KERNEL_BODY "../detail/hashed_fourier_simd.inl"
 #include "../core/simd_dispatch.hpp"
-
-namespace pyd2ke {
-namespace detail {
-
-template <FourierKernel K, class T>
-inline const FourierKernels<K, T>& fourier_kernels(SimdLevel level) {
-    return simd_table<FourierKernels<K, T>>(level);
-}
-
-}  // namespace detail
-}  // namespace pyd2ke

@@ -95,13 +95,6 @@ struct LanesKernels {
 }  // namespace detail
 }  // namespace pyd2ke
 
+// The kernel tables, one per instruction set: simd_table<LanesKernels>(level).
 #define PYD2KE_SIMD_KERNEL_BODY "../detail/levenshtein_lanes_simd.inl"
 #include "../core/simd_dispatch.hpp"
-
-namespace pyd2ke {
-namespace detail {
-
-inline const LanesKernels& lanes_kernels(SimdLevel level) { return simd_table<LanesKernels>(level); }
-
-}  // namespace detail
-}  // namespace pyd2ke

@@ -73,20 +73,6 @@ struct SqdistKernelInfo {
     std::size_t panel;
 };
 
-}  // namespace detail
-}  // namespace pyd2ke
-
-#define PYD2KE_SIMD_KERNEL_BODY "../detail/sqdist_block_simd.inl"
-#include "../core/simd_dispatch.hpp"
-
-namespace pyd2ke {
-namespace detail {
-
-template <class T>
-inline const SqdistKernelInfo<T>& sqdist_kernel(SimdLevel level) {
-    return simd_table<SqdistKernelInfo<T>>(level);
-}
-
 template <class T>
 inline T squared_norm(const T* x, std::size_t dim) {
     T s = 0;
@@ -117,7 +103,7 @@ public:
 
     // Packs new points, reusing the buffers (for one packing per input).
     void assign(const T* points, std::size_t count, std::size_t dim, SimdLevel level) {
-        kernel_ = sqdist_kernel<T>(level);
+        kernel_ = simd_table<SqdistKernelInfo<T>>(level);
         count_ = count;
         dim_ = dim;
         const std::size_t w = kernel_.panel;
@@ -171,3 +157,7 @@ private:
 
 }  // namespace detail
 }  // namespace pyd2ke
+
+// The kernel tables, one per instruction set: simd_table<SqdistKernelInfo<T>>(level).
+#define PYD2KE_SIMD_KERNEL_BODY "../detail/sqdist_block_simd.inl"
+#include "../core/simd_dispatch.hpp"

@@ -91,7 +91,7 @@ public:
     };
 
     DtwBatch(const std::vector<SeriesView<T>>& series, long window = -1, SimdLevel level = detect_simd_level())
-        : window_(window), kernels_(detail::dtw_lanes_kernels<T>(require_simd_level(level))) {
+        : window_(window), kernels_(detail::simd_table<detail::DtwLanesKernels<T>>(require_simd_level(level))) {
         if (series.empty()) throw std::invalid_argument("DtwBatch: no series");
         channels_ = series[0].channels;
         for (const SeriesView<T>& s : series) {

@@ -141,7 +141,7 @@ private:
         : n_patterns_(encoded.ids.size()),
           level_(level),
           symbols_(std::move(encoded.symbols)),
-          packed_(encoded.ids, symbols_.rows(), detail::lanes_kernels(level)) {}
+          packed_(encoded.ids, symbols_.rows(), detail::simd_table<detail::LanesKernels>(level)) {}
 
     std::size_t n_patterns_;
     SimdLevel level_;
