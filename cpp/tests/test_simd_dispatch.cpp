@@ -60,6 +60,15 @@ void test_tables() {
                     pyd2ke::simd_level_name(level), lanes.group_bytes,
                     simd_table<pyd2ke::detail::SqdistKernelInfo<double>>(level).panel);
     }
+#if PYD2KE_X86_DISPATCH
+    // The transport simplex has two builds: portable (also SSE2's) and AVX2
+    // (also AVX-512's; see emd_simplex_simd.inl).
+    using Simplex = pyd2ke::detail::TransportSimplexTable;
+    using pyd2ke::SimdLevel;
+    CHECK(simd_table<Simplex>(SimdLevel::sse2).make == simd_table<Simplex>(SimdLevel::scalar).make);
+    CHECK(simd_table<Simplex>(SimdLevel::avx512).make == simd_table<Simplex>(SimdLevel::avx2).make);
+    CHECK(simd_table<Simplex>(SimdLevel::avx2).make != simd_table<Simplex>(SimdLevel::scalar).make);
+#endif
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -38,17 +39,15 @@ double emd_from_cost(const double* cost, std::size_t n, std::size_t m, const dou
                      EmdWorkspace& ws);
 
 class EmdWorkspace {
-    // f(simplex) for the simplex the last solve used (defined first: the
-    // members below deduce its return type).
-    template <class F>
-    decltype(auto) visit_simplex(F&& f) const {
-#if PYD2KE_EMD_AVX2_BUILD
-        if (avx2_) return f(simplex_avx2_);
-#endif
-        return f(simplex_);
+public:
+    // The simplex runs at `level` (the build simd_dispatch's table names for it).
+    explicit EmdWorkspace(SimdLevel level = detect_simd_level()) { set_simd_level(level); }
+
+    // Takes effect at the next solve; throws for a level this CPU cannot run.
+    void set_simd_level(SimdLevel level) {
+        make_simplex_ = detail::simd_table<detail::TransportSimplexTable>(require_simd_level(level)).make;
     }
 
-public:
     // The transport simplex alone, for batched callers (EmdBatch) that drop
     // zero weights and normalise the masses once per point set, and write
     // the costs straight into the simplex: fill(c, rows) sets the cost of
@@ -61,23 +60,17 @@ public:
     double solve_prepared(std::size_t rows, std::size_t cols, const double* row_mass, const double* col_mass,
                           Fill&& fill) {
         shape_ = Shape::none;
-        auto run = [&](auto& simplex) {
-            simplex.reset(rows, cols);
-            fill(simplex.costs(), rows);
-            if (!all_finite(simplex.costs(), rows * cols)) throw std::invalid_argument("emd: costs must be finite");
-            simplex.take_square_roots();
-            return detail::finish_transport(simplex, rows, cols, row_mass, col_mass);
-        };
-#if PYD2KE_EMD_AVX2_BUILD
-        avx2_ = detect_simd_level() >= SimdLevel::avx2;
-        if (avx2_) return run(simplex_avx2_);
-#endif
-        return run(simplex_);
+        detail::TransportSolver& simplex = this->simplex();
+        simplex.reset(rows, cols);
+        fill(simplex.costs(), rows);
+        if (!all_finite(simplex.costs(), rows * cols)) throw std::invalid_argument("emd: costs must be finite");
+        simplex.take_square_roots();
+        return detail::finish_transport(simplex, rows, cols, row_mass, col_mass);
     }
 
     // Simplex pivots of the last solve (0 for the closed forms).
     std::size_t pivots() const {
-        return shape_ == Shape::simplex ? visit_simplex([](const auto& s) { return s.pivots(); }) : 0;
+        return shape_ == Shape::simplex ? simplex_->pivots() : 0;
     }
 
     // The last solve's optimal basic cells, zero-mass basic cells included
@@ -89,12 +82,11 @@ public:
         } else if (shape_ == Shape::single_source) {
             for (std::size_t k = 0; k < kept_targets_; ++k) out.push_back({sources_[0], targets_[k], target_mass_[k]});
         } else if (shape_ == Shape::simplex) {
-            visit_simplex([&](const auto& simplex) {
-                simplex.for_each_basic_cell([&](std::size_t row, std::size_t col, double flow) {
-                    out.push_back(transposed_ ? EmdFlow{sources_[col], targets_[row], flow}
-                                              : EmdFlow{sources_[row], targets_[col], flow});
-                });
-            });
+            std::vector<detail::TransportCell> cells;
+            simplex_->basic_cells(cells);
+            for (const detail::TransportCell& c : cells)
+                out.push_back(transposed_ ? EmdFlow{sources_[c.col], targets_[c.row], c.flow}
+                                          : EmdFlow{sources_[c.row], targets_[c.col], c.flow});
         }
         return out;
     }
@@ -121,21 +113,25 @@ private:
             for (std::size_t k = 0; k < count; ++k) out[kept[k]] = many_side ? closed_costs_[k] : 0.0;
         } else if (shape_ == Shape::simplex) {
             const bool simplex_rows = of_sources != transposed_;
-            visit_simplex([&](const auto& simplex) {
-                for (std::size_t k = 0; k < count; ++k)
-                    out[kept[k]] = simplex_rows ? simplex.row_potential(k) : simplex.col_potential(k);
-            });
+            for (std::size_t k = 0; k < count; ++k)
+                out[kept[k]] = simplex_rows ? simplex_->row_potential(k) : simplex_->col_potential(k);
         }
         return out;
     }
 
-    // The simplex compiled for the build's baseline and, on x86, for AVX2
-    // (chosen when the CPU has it); only the one in use allocates.
-    detail::emd_portable::TransportSimplex simplex_;
-#if PYD2KE_EMD_AVX2_BUILD
-    detail::emd_avx2::TransportSimplex simplex_avx2_;
-#endif
-    bool avx2_ = false;
+    // The simplex of the selected build, made at the first solve after a
+    // change of build (levels that share a build share the simplex).
+    detail::TransportSolver& simplex() {
+        if (!simplex_ || made_by_ != make_simplex_) {
+            simplex_ = make_simplex_();
+            made_by_ = make_simplex_;
+        }
+        return *simplex_;
+    }
+
+    std::unique_ptr<detail::TransportSolver> (*make_simplex_)() = nullptr;
+    std::unique_ptr<detail::TransportSolver> (*made_by_)() = nullptr;
+    std::unique_ptr<detail::TransportSolver> simplex_;
     Shape shape_ = Shape::none;
     bool transposed_ = false;  // simplex rows are the targets
     std::size_t n_ = 0, m_ = 0, kept_sources_ = 0, kept_targets_ = 0;
@@ -186,16 +182,8 @@ inline double emd_from_cost(const double* cost, std::size_t n, std::size_t m, co
     // Its costs are column-major, i.e. the transpose of a row-major (rows,
     // cols) matrix.
     const bool transposed = ws.transposed_ = ns < nt;
-    double total;
-#if PYD2KE_EMD_AVX2_BUILD
-    ws.avx2_ = detect_simd_level() >= SimdLevel::avx2;
-    if (ws.avx2_)
-        total = detail::solve_transport(ws.simplex_avx2_, cost, m, src, ns, ws.source_mass_.data(), tgt, nt,
-                                        ws.target_mass_.data(), transposed);
-    else
-#endif
-        total = detail::solve_transport(ws.simplex_, cost, m, src, ns, ws.source_mass_.data(), tgt, nt,
-                                        ws.target_mass_.data(), transposed);
+    const double total = detail::solve_transport(ws.simplex(), cost, m, src, ns, ws.source_mass_.data(), tgt, nt,
+                                                 ws.target_mass_.data(), transposed);
     ws.shape_ = EmdWorkspace::Shape::simplex;
     return total;
 }
