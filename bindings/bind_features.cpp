@@ -1,30 +1,32 @@
-// Random-feature maps on vectors: the Random Maclaurin segment products.
+// features/: random-feature maps, Random Maclaurin (dot-product kernels) and
+// the space-efficient hashed random Fourier features (on vectors or sketches).
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include <pyd2ke/features/hashed_fourier.hpp>
 #include <pyd2ke/features/maclaurin.hpp>
 
 #include "conversions.hpp"
 
 namespace py = pybind11;
+using namespace pyd2ke_bindings;
 
 namespace {
 
 // groups: (n_groups, 4) int64 rows of (degree, count, first_column, first_feature).
 // Returns whether every feature is finite.
 template <class T>
-bool maclaurin_into(py::array_t<T, py::array::c_style> P, py::array_t<std::int64_t, py::array::c_style> groups,
-                    py::array_t<T, py::array::c_style> scale, py::array_t<T, py::array::c_style> out, int n_threads) {
-    if (P.ndim() != 2 || out.ndim() != 2 || P.shape(0) != out.shape(0))
-        throw py::value_error("P and out must be 2-D with the same number of rows");
+bool maclaurin_into(CArray<T> P, CArray<std::int64_t> groups, CArray<T> scale, CArray<T> out, int n_threads) {
+    if (P.ndim() != 2) throw py::value_error("P must be 2-D");
     if (groups.ndim() != 2 || groups.shape(1) != 4) throw py::value_error("groups must have shape (n_groups, 4)");
-    if (scale.ndim() != 1 || scale.shape(0) != out.shape(1)) throw py::value_error("scale must have out.shape[1] values");
-    if (!out.writeable()) throw py::value_error("out must be writeable");
+    if (scale.ndim() != 1) throw py::value_error("scale must be 1-D");
+    check_out(out, static_cast<std::size_t>(P.shape(0)), static_cast<std::size_t>(scale.shape(0)));
     std::vector<pyd2ke::MaclaurinGroup> g(static_cast<std::size_t>(groups.shape(0)));
     for (std::size_t r = 0; r < g.size(); ++r) {
         const std::int64_t* row = groups.data(static_cast<py::ssize_t>(r), 0);
@@ -38,8 +40,73 @@ bool maclaurin_into(py::array_t<T, py::array::c_style> P, py::array_t<std::int64
     T* z = out.mutable_data();
     const std::size_t rows = static_cast<std::size_t>(P.shape(0)), p_columns = static_cast<std::size_t>(P.shape(1)),
                       n_features = static_cast<std::size_t>(out.shape(1));
-    pyd2ke_bindings::InterruptibleRelease release;
+    InterruptibleRelease release;
     return pyd2ke::maclaurin_products(p, rows, p_columns, g, s, z, n_features, n_threads);
+}
+
+pyd2ke::FourierKernel kernel_from_name(const std::string& name) {
+    if (name == "laplacian") return pyd2ke::FourierKernel::laplacian;
+    if (name == "rbf") return pyd2ke::FourierKernel::rbf;
+    throw py::value_error("kernel must be 'laplacian' or 'rbf', got '" + name + "'");
+}
+
+// HashedRandomFourier: the weights (for a BLAS product in Python), cos/sin
+// of projections, and the whole map on sparse rows.
+class PyHashedFourier {
+public:
+    PyHashedFourier(const std::string& kernel, double bandwidth, std::size_t n_components, std::uint64_t seed,
+                    const std::string& simd)
+        : f_(kernel_from_name(kernel), bandwidth, n_components, seed, checked_simd_level(simd)) {}
+
+    double weight(std::uint64_t j, std::size_t k) const { return f_.weight(j, k); }
+
+    py::array_t<double> weights(std::uint64_t first, std::size_t count, int n_threads) const {
+        py::array_t<double> W({static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(f_.half())});
+        double* w = W.mutable_data();
+        InterruptibleRelease release;
+        f_.weights(first, count, w, n_threads);
+        return W;
+    }
+
+    template <class T>
+    void cos_sin_into(CArray<double> P, CArray<T> out, int n_threads) const {
+        const std::size_t rows = out_rows(out, f_.n_components(), "n_components");
+        if (P.ndim() != 2 || static_cast<std::size_t>(P.shape(0)) != rows ||
+            static_cast<std::size_t>(P.shape(1)) != f_.half())
+            throw py::value_error("P must have shape (rows, n_components / 2)");
+        const double* p = P.data();
+        T* o = out.mutable_data();
+        InterruptibleRelease release;
+        f_.cos_sin(p, rows, o, n_threads);
+    }
+
+    template <class Index, class T>
+    void sparse_into(CArray<Index> ids, CArray<double> values, Offsets indptr, CArray<T> out, int n_threads) const {
+        const std::size_t rows = out_rows(out, f_.n_components(), "n_components");
+        if (ids.ndim() != 1 || values.ndim() != 1 || ids.shape(0) != values.shape(0) || indptr.ndim() != 1 ||
+            static_cast<std::size_t>(indptr.shape(0)) != rows + 1 || indptr.data()[0] != 0 ||
+            indptr.data()[rows] > ids.shape(0))
+            throw py::value_error("indices, values and indptr do not describe out.shape[0] sparse rows");
+        for (std::size_t i = 0; i < rows; ++i)
+            if (indptr.data()[i + 1] < indptr.data()[i]) throw py::value_error("indptr must be non-decreasing");
+        const Index* id = ids.data();
+        const double* v = values.data();
+        const std::int64_t* ip = indptr.data();
+        T* o = out.mutable_data();
+        InterruptibleRelease release;
+        f_.transform_sparse(id, v, ip, rows, o, n_threads);
+    }
+
+private:
+    pyd2ke::HashedRandomFourier f_;
+};
+
+// One sparse_into overload per (index, output) type pair.
+template <class Index, class T>
+void def_sparse_into(py::class_<PyHashedFourier>& cls) {
+    cls.def("sparse_into", &PyHashedFourier::sparse_into<Index, T>, py::arg("ids").noconvert(),
+            py::arg("values").noconvert(), py::arg("indptr").noconvert(), py::arg("out").noconvert(),
+            py::arg("n_threads"));
 }
 
 }  // namespace
@@ -49,4 +116,19 @@ void bind_features(py::module_& m) {
           py::arg("scale").noconvert(), py::arg("out").noconvert(), py::arg("n_threads"));
     m.def("maclaurin_into", &maclaurin_into<float>, py::arg("P").noconvert(), py::arg("groups").noconvert(),
           py::arg("scale").noconvert(), py::arg("out").noconvert(), py::arg("n_threads"));
+    py::class_<PyHashedFourier> cls(m, "HashedFourier");
+    cls.def(py::init<const std::string&, double, std::size_t, std::uint64_t, const std::string&>(), py::arg("kernel"),
+            py::arg("bandwidth"), py::arg("n_components"), py::arg("seed"), py::arg("simd") = "auto")
+        .def("weight", &PyHashedFourier::weight, py::arg("j"), py::arg("k"))
+        .def("weights", &PyHashedFourier::weights, py::arg("first"), py::arg("count"), py::arg("n_threads"))
+        .def("cos_sin_into", &PyHashedFourier::cos_sin_into<double>, py::arg("P").noconvert(),
+             py::arg("out").noconvert(), py::arg("n_threads"))
+        .def("cos_sin_into", &PyHashedFourier::cos_sin_into<float>, py::arg("P").noconvert(),
+             py::arg("out").noconvert(), py::arg("n_threads"));
+    def_sparse_into<std::uint64_t, double>(cls);
+    def_sparse_into<std::uint64_t, float>(cls);
+    def_sparse_into<std::int32_t, double>(cls);
+    def_sparse_into<std::int32_t, float>(cls);
+    def_sparse_into<std::int64_t, double>(cls);
+    def_sparse_into<std::int64_t, float>(cls);
 }

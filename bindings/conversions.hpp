@@ -1,21 +1,36 @@
 #pragma once
-// Python -> C++ views. Runs with the GIL held; the views point into the
-// Python objects, which the caller keeps alive for the whole call.
+// Python -> C++: views of numpy arrays and Python strings, checks of the
+// `out` arrays the kernels write into, and the names of options (SIMD level,
+// D2KE kernel). Runs with the GIL held; the views point into the Python
+// objects, which the caller keeps alive for the whole call. Bad shapes and
+// names raise ValueError (TypeError for wrong element types).
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <pyd2ke/core/cpu_features.hpp>
 #include <pyd2ke/core/parallel.hpp>
+#include <pyd2ke/core/point_set.hpp>
+#include <pyd2ke/core/series.hpp>
 #include <pyd2ke/core/text.hpp>
 #include <pyd2ke/embed/d2ke.hpp>
 
 namespace pyd2ke_bindings {
 
 namespace py = pybind11;
+
+// The array types of every argument: C-contiguous, of exactly this dtype
+// when the argument is bound with noconvert().
+template <class T>
+using CArray = py::array_t<T, py::array::c_style>;
+using Offsets = CArray<std::int64_t>;
+using Weights = CArray<double>;
 
 // Ctrl-C during a long call. Parallel loops call this from the calling (Python)
 // thread between blocks; it takes the GIL back for a moment to run Python's
@@ -33,19 +48,48 @@ struct InterruptibleRelease {
     py::gil_scoped_release release;
 };
 
+// --- options ----------------------------------------------------------------------
+
+// "auto" or a level name, checked against what this CPU runs.
+inline pyd2ke::SimdLevel checked_simd_level(const std::string& simd) {
+    const pyd2ke::SimdLevel level = pyd2ke::simd_level_from_name(simd);
+    if (static_cast<int>(level) < 0)
+        throw py::value_error("simd='" + simd + "' is not a SIMD level: use 'auto', 'scalar', 'sse2', 'avx2' or 'avx512'");
+    try {
+        return pyd2ke::require_simd_level(level);
+    } catch (const std::invalid_argument& e) {
+        throw py::value_error("simd='" + simd + "': " + e.what());
+    }
+}
+
 inline pyd2ke::D2KEKernel d2ke_kernel_from_name(const std::string& kernel) {
     if (kernel == "soft") return pyd2ke::D2KEKernel::soft;
     if (kernel == "direct") return pyd2ke::D2KEKernel::direct;
     throw py::value_error("kernel must be 'soft' or 'direct', got '" + kernel + "'");
 }
 
-// "auto" or a level name, checked against what this CPU runs.
-inline pyd2ke::SimdLevel checked_simd_level(const std::string& simd) {
-    const pyd2ke::SimdLevel level = pyd2ke::simd_level_from_name(simd);
-    if (static_cast<int>(level) < 0 || level > pyd2ke::detect_simd_level())
-        throw py::value_error("simd='" + simd + "' is not available on this CPU");
-    return level;
+// --- output arrays --------------------------------------------------------------
+
+// Rows of a writeable 2-D `out` with `cols` columns.
+template <class T>
+std::size_t out_rows(const CArray<T>& out, std::size_t cols, const char* cols_name) {
+    if (out.ndim() != 2 || static_cast<std::size_t>(out.shape(1)) != cols)
+        throw py::value_error("out must have shape (rows, " + std::string(cols_name) + ") = (rows, " +
+                              std::to_string(cols) + ")");
+    if (!out.writeable()) throw py::value_error("out must be writeable");
+    return static_cast<std::size_t>(out.shape(0));
 }
+
+// A writeable `out` of shape (rows, cols).
+template <class T>
+void check_out(const CArray<T>& out, std::size_t rows, std::size_t cols) {
+    if (out.ndim() != 2 || static_cast<std::size_t>(out.shape(0)) != rows ||
+        static_cast<std::size_t>(out.shape(1)) != cols)
+        throw py::value_error("out must have shape (" + std::to_string(rows) + ", " + std::to_string(cols) + ")");
+    if (!out.writeable()) throw py::value_error("out must be writeable");
+}
+
+// --- inputs -----------------------------------------------------------------------
 
 // Strings as TextViews into the objects' own buffers (no copy, whatever
 // their size). `owner` is a private shallow copy of the list: it keeps every
@@ -85,6 +129,49 @@ inline TextList text_views(const py::list& items, const char* name) {
         kind_seen = kind;
     }
     return out;
+}
+
+// Ragged objects packed in one array: object i is rows offsets[i] ..
+// offsets[i+1] of values (total_rows, width); none may be empty. `object`
+// names one object in messages ("series", "set"); make(first_row, rows,
+// width, i) builds its view.
+template <class T, class Make>
+auto packed_views(const CArray<T>& values, const Offsets& offsets, const char* object, Make&& make) {
+    if (values.ndim() != 2) throw py::value_error("values must be 2-D (total rows, values per row)");
+    if (offsets.ndim() != 1 || offsets.shape(0) < 1) throw py::value_error("offsets must be 1-D and non-empty");
+    const std::size_t width = static_cast<std::size_t>(values.shape(1));
+    const std::int64_t* off = offsets.data();
+    const std::size_t n = static_cast<std::size_t>(offsets.shape(0)) - 1;
+    if (off[0] != 0 || off[n] != values.shape(0)) throw py::value_error("offsets do not match values");
+    std::vector<decltype(make(values.data(), std::size_t{0}, width, std::size_t{0}))> views;
+    views.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (off[i + 1] <= off[i]) throw py::value_error(std::string(object) + " " + std::to_string(i) + " is empty");
+        views.push_back(make(values.data() + off[i] * width, static_cast<std::size_t>(off[i + 1] - off[i]), width, i));
+    }
+    return views;
+}
+
+// Time series packed as values (total_steps, channels) and offsets.
+template <class T>
+std::vector<pyd2ke::SeriesView<T>> series_views(const CArray<T>& values, const Offsets& offsets) {
+    return packed_views(values, offsets, "series", [](const T* data, std::size_t length, std::size_t channels,
+                                                      std::size_t) {
+        return pyd2ke::SeriesView<T>(data, length, channels);
+    });
+}
+
+// Sets of points packed as values (total_points, dim) and offsets, with one
+// weight per point (weights nullptr: uniform).
+template <class T>
+std::vector<pyd2ke::PointSetView<T>> set_views(const CArray<T>& values, const Offsets& offsets,
+                                               const Weights* weights) {
+    if (weights && values.ndim() == 2 && (weights->ndim() != 1 || weights->shape(0) != values.shape(0)))
+        throw py::value_error("weights must be 1-D with one weight per point");
+    const std::int64_t* off = offsets.data();
+    return packed_views(values, offsets, "set", [&](const T* data, std::size_t size, std::size_t dim, std::size_t i) {
+        return pyd2ke::PointSetView<T>(data, size, dim, weights ? weights->data() + off[i] : nullptr);
+    });
 }
 
 }  // namespace pyd2ke_bindings

@@ -9,11 +9,11 @@
 
 namespace py = pybind11;
 
-void bind_strings(py::module_& m);
-void bind_timeseries(py::module_& m);
+// One binding file per folder of cpp/include/pyd2ke (embed/ is in
+// bind_embed.hpp: the D2KE methods every batch class of bind_distance.cpp has).
+void bind_distance(py::module_& m);
 void bind_features(py::module_& m);
-void bind_sets(py::module_& m);
-void bind_sketches(py::module_& m);
+void bind_sketch(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "pyd2ke compiled core (C++17, header-only library pyd2ke::pyd2ke)";
@@ -41,9 +41,7 @@ PYBIND11_MODULE(_core, m) {
         info["simd_levels"] = levels;
         return info;
     });
-    bind_strings(m);
-    bind_timeseries(m);
+    bind_distance(m);
     bind_features(m);
-    bind_sets(m);
-    bind_sketches(m);
+    bind_sketch(m);
 }

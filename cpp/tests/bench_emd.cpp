@@ -1,6 +1,6 @@
 // Timing of emd_from_cost on the D2KE word-mover shapes (not part of ctest):
 //   g++ -O3 -std=c++17 -I cpp/include cpp/tests/bench_emd.cpp -o /tmp/bench_emd
-//   /tmp/bench_emd [problems=400] [d=50]
+//   /tmp/bench_emd [problems=400] [d=50] [simd level=auto]
 // Euclidean costs between Gaussian points, n uniform in 50..200 and m uniform
 // in 1..21 (and 1..6), random positive weights and uniform weights; prints the
 // median (and best) over runs of the mean time per solve, and the mean number
@@ -70,14 +70,14 @@ Timing time_per_solve(const std::vector<Problem>& problems, pyd2ke::EmdWorkspace
 }
 
 void bench_shape(std::size_t n_lo, std::size_t n_hi, std::size_t m_lo, std::size_t m_hi, std::size_t count,
-                 std::size_t d, int runs, bool uniform_weights) {
+                 std::size_t d, int runs, bool uniform_weights, pyd2ke::SimdLevel level) {
     std::mt19937_64 rng(7);
     std::vector<Problem> problems;
     for (std::size_t k = 0; k < count; ++k) {
         const std::size_t n = n_lo + rng() % (n_hi - n_lo + 1), m = m_lo + rng() % (m_hi - m_lo + 1);
         problems.push_back(random_problem(rng, n, m, d, uniform_weights));
     }
-    pyd2ke::EmdWorkspace ws;
+    pyd2ke::EmdWorkspace ws(level);
     const Timing t = time_per_solve(problems, ws, runs);
     std::printf("n %4zu..%-4zu m %4zu..%-4zu %-7s weights: %10.2f us/solve (best %.2f)  %7.1f pivots"
                 "  (checksum %.6f)\n",
@@ -90,12 +90,14 @@ void bench_shape(std::size_t n_lo, std::size_t n_hi, std::size_t m_lo, std::size
 int main(int argc, char** argv) {
     const std::size_t count = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 400;
     const std::size_t d = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 50;
+    const pyd2ke::SimdLevel level =
+        pyd2ke::require_simd_level(pyd2ke::simd_level_from_name(argc > 3 ? argv[3] : "auto"));
     for (bool uniform : {false, true}) {
-        bench_shape(50, 200, 1, 21, count, d, 9, uniform);
-        bench_shape(50, 200, 1, 6, count, d, 9, uniform);
-        bench_shape(125, 125, 11, 11, count, d, 9, uniform);
+        bench_shape(50, 200, 1, 21, count, d, 9, uniform, level);
+        bench_shape(50, 200, 1, 6, count, d, 9, uniform, level);
+        bench_shape(125, 125, 11, 11, count, d, 9, uniform, level);
     }
-    bench_shape(500, 500, 50, 50, 10, d, 3, false);
-    bench_shape(1000, 1000, 1000, 1000, 1, d, 1, false);
+    bench_shape(500, 500, 50, 50, 10, d, 3, false, level);
+    bench_shape(1000, 1000, 1000, 1000, 1, d, 1, false, level);
     return 0;
 }

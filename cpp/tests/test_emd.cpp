@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -242,9 +243,9 @@ std::vector<double> transpose(const std::vector<double>& cost, std::size_t n, st
     return t;
 }
 
-void test_against_reference() {
+void test_against_reference(pyd2ke::SimdLevel level) {
     std::mt19937_64 rng(2024);
-    pyd2ke::EmdWorkspace ws, other;  // one workspace reused across all shapes
+    pyd2ke::EmdWorkspace ws(level), other(level);  // one workspace reused across all shapes
     int solved = 0;
     for (int round = 0; round < 1200; ++round) {
         // Mostly small (the reference is a dense tableau), a few up to 40 x 40,
@@ -374,9 +375,13 @@ void test_degenerate_and_scaling() {
     }
 }
 
+// The raw simplex of a SIMD level's build.
+std::unique_ptr<pyd2ke::detail::TransportSolver> make_simplex(pyd2ke::SimdLevel level) {
+    return pyd2ke::detail::simd_table<pyd2ke::detail::TransportSimplexTable>(level).make();
+}
+
 // Loads a problem (costs row-major, weights not normalised) into a raw simplex.
-template <class Simplex>
-void load_problem(Simplex& simplex, const std::vector<double>& cost, std::size_t rows, std::size_t cols,
+void load_problem(pyd2ke::detail::TransportSolver& simplex, const std::vector<double>& cost, std::size_t rows, std::size_t cols,
                   const std::vector<double>& a, const std::vector<double>& b) {
     simplex.reset(rows, cols);
     double sa = 0, sb = 0;
@@ -390,13 +395,13 @@ void load_problem(Simplex& simplex, const std::vector<double>& cost, std::size_t
 
 // The anti-cycling path: Bland's rule from the first degenerate pivot on,
 // on the raw simplex (both pricing schemes: full below 8192 cells, blocks
-// above), must reach the same optimum. Run for each compiled simplex (the
-// portable one and, on x86, the AVX2 one emd_from_cost picks on this CPU).
-template <class Simplex>
-void test_bland_path() {
+// above), must reach the same optimum. Run for the simplex of each SIMD
+// level (the portable build, and on x86 the AVX2 one).
+void test_bland_path(pyd2ke::SimdLevel level) {
     std::mt19937_64 rng(31);
     pyd2ke::EmdWorkspace ws;
-    Simplex simplex;
+    const auto made = make_simplex(level);
+    pyd2ke::detail::TransportSolver& simplex = *made;
     for (int round = 0; round < 120; ++round) {
         const bool large = round % 6 == 0;
         const std::size_t cols = large ? 60 + rng() % 40 : 2 + rng() % 15;
@@ -425,11 +430,11 @@ void test_bland_path() {
 // random one of a few words): the dual warm start moves many rows per step
 // and settles most prices by selection rather than by passes. Row counts
 // straddle the vector widths; ties come from integer costs and weights. Run
-// for each compiled simplex, on the raw simplex (no zero weights there).
-template <class Simplex>
-void test_long_against_few() {
+// for the simplex of each SIMD level, on the raw simplex (no zero weights there).
+void test_long_against_few(pyd2ke::SimdLevel level) {
     std::mt19937_64 rng(37);
-    Simplex simplex;
+    const auto made = make_simplex(level);
+    pyd2ke::detail::TransportSolver& simplex = *made;
     int solved = 0;
     for (const std::size_t n : {7, 8, 9, 15, 16, 17, 63, 64, 65, 130, 257}) {
         for (std::size_t m = 1; m <= 6; ++m) {
@@ -488,17 +493,12 @@ int main() {
     test_known_values_and_errors();
     test_one_dimensional();
     test_degenerate_and_scaling();
-    test_bland_path<pyd2ke::detail::emd_portable::TransportSimplex>();
-#if PYD2KE_EMD_AVX2_BUILD
-    if (pyd2ke::detect_simd_level() >= pyd2ke::SimdLevel::avx2)
-        test_bland_path<pyd2ke::detail::emd_avx2::TransportSimplex>();
-#endif
-    test_against_reference();
-    test_long_against_few<pyd2ke::detail::emd_portable::TransportSimplex>();
-#if PYD2KE_EMD_AVX2_BUILD
-    if (pyd2ke::detect_simd_level() >= pyd2ke::SimdLevel::avx2)
-        test_long_against_few<pyd2ke::detail::emd_avx2::TransportSimplex>();
-#endif
+    for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
+        std::printf("raw simplex at SIMD level %s\n", pyd2ke::simd_level_name(level));
+        test_bland_path(level);
+        test_long_against_few(level);
+        test_against_reference(level);
+    }
     test_large();
     return test_verdict();
 }

@@ -2,6 +2,7 @@
 // Run-time choice of the SIMD instruction set. The CPU is asked once; a user
 // may force a lower level (tests do, to run every kernel on one machine).
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,24 @@ inline std::vector<SimdLevel> supported_simd_levels() {
     return levels;
 }
 
+// `level` itself if it is a level this machine runs; std::invalid_argument
+// otherwise. Every constructor that takes a SimdLevel checks it here.
+inline SimdLevel require_simd_level(SimdLevel level) {
+    const int value = static_cast<int>(level);
+    if (value < static_cast<int>(SimdLevel::scalar) || value > static_cast<int>(SimdLevel::avx512))
+        throw std::invalid_argument("unknown SIMD level " + std::to_string(value));
+    if (level > detect_simd_level()) {
+        std::string available;
+        for (SimdLevel l : supported_simd_levels())
+            available += (available.empty() ? "" : ", ") + std::string(simd_level_name(l));
+        throw std::invalid_argument(std::string("SIMD level '") + simd_level_name(level) +
+                                    "' is not available on this CPU (it runs " + available + ")");
+    }
+    return level;
+}
+
+// A level's name, or "auto" for detect_simd_level(); an invalid SimdLevel
+// (that require_simd_level rejects) for any other name.
 inline SimdLevel simd_level_from_name(const std::string& name) {
     if (name == "auto") return detect_simd_level();
     for (SimdLevel level : {SimdLevel::scalar, SimdLevel::sse2, SimdLevel::avx2, SimdLevel::avx512})

@@ -6,6 +6,8 @@
 // it updates one column of every short series (up to dmax cells), keeping
 // the column in memory and the left and diagonal neighbours in registers.
 // Short series shorter than dmax read their result at their own length.
+// The vector kernels (dtw_lanes_simd.inl) are compiled per instruction set
+// by core/simd_dispatch.hpp.
 
 #include <algorithm>
 #include <cmath>
@@ -15,10 +17,7 @@
 
 #include "../core/config.hpp"
 #include "../core/cpu_features.hpp"
-
-#if PYD2KE_X86_DISPATCH
-#include <immintrin.h>
-#endif
+#include "../core/simd_dispatch.hpp"
 
 namespace pyd2ke {
 namespace detail {
@@ -76,108 +75,6 @@ inline void dtw_lanes_portable(const T* w, std::size_t dmax, std::size_t channel
     }
 }
 
-#if PYD2KE_X86_DISPATCH
-// The ISA-specific helpers pass vectors by value between functions that
-// are inlined into each other; GCC's notes about the ABI of such calls (and
-// its own AVX-512 headers' uninitialised-variable noise) do not apply.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
-// Sqrt is the one operation vector extensions lack; each ISA namespace
-// passes its own (SqrtOps::apply).
-template <class T, std::size_t VecBytes, bool Windowed, class SqrtOps>
-PYD2KE_ALWAYS_INLINE void dtw_lanes_vector(const T* w, std::size_t dmax, std::size_t channels, const T* x,
-                                           std::size_t n, const T* band, T* col) {
-    typedef T V __attribute__((vector_size(VecBytes)));
-    constexpr std::size_t k_regs = kDtwRegistersPerGroup;
-    constexpr std::size_t vec_lanes = VecBytes / sizeof(T);
-    constexpr std::size_t lanes = vec_lanes * k_regs;
-    const T inf = std::numeric_limits<T>::infinity();
-    const V inf_v = V{} + inf;
-    V band_v[k_regs];
-    if (Windowed)
-        for (std::size_t k = 0; k < k_regs; ++k) std::memcpy(&band_v[k], band + k * vec_lanes, VecBytes);
-    for (std::size_t i = 0; i < dmax * k_regs; ++i) std::memcpy(col + i * vec_lanes, &inf_v, VecBytes);
-    for (std::size_t t = 0; t < n; ++t) {
-        const T* xt = x + t * channels;
-        V diag[k_regs], left[k_regs];
-        for (std::size_t k = 0; k < k_regs; ++k) {
-            diag[k] = t == 0 ? V{} : inf_v;
-            left[k] = inf_v;
-        }
-        for (std::size_t s = 0; s < dmax; ++s) {
-            const T* ws = w + s * channels * lanes;
-            V cost[k_regs];
-            if (channels == 1) {
-                for (std::size_t k = 0; k < k_regs; ++k) {
-                    V ww;
-                    std::memcpy(&ww, ws + k * vec_lanes, VecBytes);
-                    const V d = xt[0] - ww;
-                    cost[k] = d < 0 ? -d : d;
-                }
-            } else {
-                V sum[k_regs] = {};
-                for (std::size_t c = 0; c < channels; ++c) {
-                    const T xc = xt[c];
-                    for (std::size_t k = 0; k < k_regs; ++k) {
-                        V ww;
-                        std::memcpy(&ww, ws + c * lanes + k * vec_lanes, VecBytes);
-                        const V d = xc - ww;
-                        sum[k] += d * d;
-                    }
-                }
-                for (std::size_t k = 0; k < k_regs; ++k) cost[k] = SqrtOps::apply(sum[k]);
-            }
-            T* col_s = col + s * lanes;
-            for (std::size_t k = 0; k < k_regs; ++k) {
-                V up;
-                std::memcpy(&up, col_s + k * vec_lanes, VecBytes);
-                const V a = up < left[k] ? up : left[k];
-                V value = cost[k] + (a < diag[k] ? a : diag[k]);
-                if (Windowed) {
-                    const T offset = t > s ? T(t - s) : T(s - t);
-                    value = offset > band_v[k] ? inf_v : value;
-                }
-                diag[k] = up;
-                left[k] = value;
-                std::memcpy(col_s + k * vec_lanes, &value, VecBytes);
-            }
-        }
-    }
-}
-
-#define PYD2KE_DEFINE_DTW_KERNELS(target_attribute, vec_bytes, sqrt_ps, sqrt_pd, float_type, double_type)      \
-    struct SqrtOps {                                                                                          \
-        typedef float F __attribute__((vector_size(vec_bytes)));                                              \
-        typedef double D __attribute__((vector_size(vec_bytes)));                                             \
-        target_attribute static inline F apply(F v) { return (F)sqrt_ps((float_type)v); }       \
-        target_attribute static inline D apply(D v) { return (D)sqrt_pd((double_type)v); }      \
-    };                                                                                                        \
-    template <class T, bool Windowed>                                                                         \
-    target_attribute inline void dtw_lanes(const T* w, std::size_t dmax, std::size_t channels, const T* x,    \
-                                           std::size_t n, const T* band, T* col) {                           \
-        dtw_lanes_vector<T, vec_bytes, Windowed, SqrtOps>(w, dmax, channels, x, n, band, col);                \
-    }
-
-namespace simd_sse2 {
-PYD2KE_DEFINE_DTW_KERNELS(PYD2KE_TARGET("sse2"), 16, _mm_sqrt_ps, _mm_sqrt_pd, __m128, __m128d)
-}
-namespace simd_avx2 {
-PYD2KE_DEFINE_DTW_KERNELS(PYD2KE_TARGET("avx2,fma"), 32, _mm256_sqrt_ps, _mm256_sqrt_pd, __m256, __m256d)
-}
-namespace simd_avx512 {
-PYD2KE_DEFINE_DTW_KERNELS(PYD2KE_TARGET("avx512f,avx512bw,fma"), 64, _mm512_sqrt_ps, _mm512_sqrt_pd, __m512,
-                          __m512d)
-}
-#undef PYD2KE_DEFINE_DTW_KERNELS
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-#endif
-
 // Kernels without and with a window, and the width of their lane groups.
 template <class T>
 struct DtwLanesKernels {
@@ -186,21 +83,9 @@ struct DtwLanesKernels {
     std::size_t group_bytes;
 };
 
-template <class T>
-inline DtwLanesKernels<T> dtw_lanes_kernels(SimdLevel level) {
-    switch (level) {
-#if PYD2KE_X86_DISPATCH
-        case SimdLevel::avx512:
-            return {simd_avx512::dtw_lanes<T, false>, simd_avx512::dtw_lanes<T, true>, 64 * kDtwRegistersPerGroup};
-        case SimdLevel::avx2:
-            return {simd_avx2::dtw_lanes<T, false>, simd_avx2::dtw_lanes<T, true>, 32 * kDtwRegistersPerGroup};
-        case SimdLevel::sse2:
-            return {simd_sse2::dtw_lanes<T, false>, simd_sse2::dtw_lanes<T, true>, 16 * kDtwRegistersPerGroup};
-#endif
-        default:
-            return {dtw_lanes_portable<T, false>, dtw_lanes_portable<T, true>, kDtwPortableGroupBytes};
-    }
-}
-
 }  // namespace detail
 }  // namespace pyd2ke
+
+// The kernel tables, one per instruction set: simd_table<DtwLanesKernels<T>>(level).
+#define PYD2KE_SIMD_KERNEL_BODY "../detail/dtw_lanes_simd.inl"
+#include "../core/simd_dispatch.hpp"

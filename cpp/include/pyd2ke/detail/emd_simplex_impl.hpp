@@ -23,9 +23,11 @@
 //     non-degenerate pivot, which rules out cycling.
 //
 // Vectorised with GCC/Clang vector extensions, with scalar fallbacks. The
-// body (emd_simplex_body.inl) is compiled twice on x86: for the build's
-// baseline (2 lanes of doubles with SSE2) and for AVX2 (4 lanes), in the
-// namespaces emd_portable and emd_avx2; emd_from_cost picks one at run time.
+// body (emd_simplex_simd.inl) is compiled per instruction set by
+// core/simd_dispatch.hpp; the builds that pay are the portable one (2 lanes
+// of doubles) and AVX2 (4 lanes), and the table of each SIMD level names one
+// of them. The workspace reaches the simplex through TransportSolver: a few
+// virtual calls per problem, the whole solve inside one build.
 //
 // All memory lives in the object: reuse one per thread and the steady state
 // makes no allocation.
@@ -36,51 +38,60 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include "../core/config.hpp"
 #include "../core/cpu_features.hpp"
+#include "../core/simd_dispatch.hpp"
 
-#if PYD2KE_HAS_VECTOR_EXTENSIONS && defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
+namespace pyd2ke {
+namespace detail {
 
-namespace pyd2ke::detail::emd_portable {
-#if defined(__AVX__)
-#define PYD2KE_EMD_LANE_BYTES 32
-#else
-#define PYD2KE_EMD_LANE_BYTES 16
-#endif
-#include "emd_simplex_body.inl"
-#undef PYD2KE_EMD_LANE_BYTES
-}  // namespace pyd2ke::detail::emd_portable
+// A basic cell of a solution: flow from a row (supply) to a column (demand).
+struct TransportCell {
+    std::size_t row, col;
+    double flow;
+};
 
-// The same code for AVX2, unless the whole build already targets it.
-#if PYD2KE_X86_DISPATCH && !defined(__AVX2__)
-#define PYD2KE_EMD_AVX2_BUILD 1
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
-#endif
-namespace pyd2ke::detail::emd_avx2 {
-#define PYD2KE_EMD_LANE_BYTES 32
-#include "emd_simplex_body.inl"
-#undef PYD2KE_EMD_LANE_BYTES
-}  // namespace pyd2ke::detail::emd_avx2
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
-#else
-#define PYD2KE_EMD_AVX2_BUILD 0
-#endif
+// The transportation simplex of one instruction set.
+class TransportSolver {
+public:
+    virtual ~TransportSolver() = default;
 
-#if PYD2KE_HAS_VECTOR_EXTENSIONS && defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+    // Sizes the problem; the caller then fills costs() (cell (i, j) at
+    // [j * rows + i]), supplies() and demands(): all weights > 0, the two
+    // sums equal up to rounding. Buffers only grow.
+    virtual void reset(std::size_t rows, std::size_t cols) = 0;
+    virtual double* costs() = 0;
+    virtual double* supplies() = 0;
+    virtual double* demands() = 0;
+    // Replaces the costs by their square roots (for callers that fill in
+    // squared Euclidean distances), in this build's lanes.
+    virtual void take_square_roots() = 0;
+    // Solves to optimality and returns sum flow * cost.
+    virtual double solve() = 0;
+
+    // Pivots of the last solve.
+    virtual std::size_t pivots() const = 0;
+    // Degenerate pivots in a row before Bland's rule takes over (tests).
+    virtual void set_bland_after(std::size_t degenerate_pivots) = 0;
+    // The rows + cols - 1 basic cells of the last solve.
+    virtual void basic_cells(std::vector<TransportCell>& out) const = 0;
+    // Optimal duals of the last solve: c_ij - u_i - v_j >= 0, = 0 on the basis.
+    virtual double row_potential(std::size_t i) const = 0;
+    virtual double col_potential(std::size_t j) const = 0;
+};
+
+// The simplex build of a SIMD level: simd_table<TransportSimplexTable>(level).make().
+struct TransportSimplexTable {
+    std::unique_ptr<TransportSolver> (*make)();
+};
+
+}  // namespace detail
+}  // namespace pyd2ke
+
+#define PYD2KE_SIMD_KERNEL_BODY "../detail/emd_simplex_simd.inl"
+#include "../core/simd_dispatch.hpp"

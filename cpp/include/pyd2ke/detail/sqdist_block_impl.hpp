@@ -7,7 +7,8 @@
 //
 // The formula cancels when a and b nearly coincide; the kernels flag such
 // entries and the caller recomputes them from the differences, so duplicate
-// points come out exactly 0.
+// points come out exactly 0. The vector kernels (sqdist_block_simd.inl) are
+// compiled per instruction set by core/simd_dispatch.hpp.
 
 #include <algorithm>
 #include <cstddef>
@@ -16,6 +17,7 @@
 
 #include "../core/config.hpp"
 #include "../core/cpu_features.hpp"
+#include "../core/simd_dispatch.hpp"
 
 namespace pyd2ke {
 namespace detail {
@@ -64,99 +66,12 @@ inline bool sqdist_rows_portable(const T* a, std::size_t lda, std::size_t rows, 
     return small;
 }
 
-#if PYD2KE_X86_DISPATCH
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
-
-template <class T, std::size_t VecBytes, std::size_t Rows>
-PYD2KE_ALWAYS_INLINE bool sqdist_rows_vector(const T* a, std::size_t lda, const T* a_norms, const T* panels,
-                                             std::size_t n_panels, const T* b_norms, std::size_t dim, T* out,
-                                             std::size_t ldo) {
-    typedef T V __attribute__((vector_size(VecBytes)));
-    using M = decltype(V{} < V{});
-    constexpr std::size_t lanes = VecBytes / sizeof(T);
-    constexpr std::size_t w = 2 * lanes;
-    M small{};
-    for (std::size_t p = 0; p < n_panels; ++p) {
-        const T* panel = panels + p * dim * w;
-        V acc[Rows][2] = {};
-        for (std::size_t k = 0; k < dim; ++k) {
-            V b0, b1;
-            std::memcpy(&b0, panel + k * w, VecBytes);
-            std::memcpy(&b1, panel + k * w + lanes, VecBytes);
-            for (std::size_t r = 0; r < Rows; ++r) {
-                const T ar = a[r * lda + k];
-                acc[r][0] += ar * b0;
-                acc[r][1] += ar * b1;
-            }
-        }
-        V nb[2];
-        std::memcpy(&nb[0], b_norms + p * w, VecBytes);
-        std::memcpy(&nb[1], b_norms + p * w + lanes, VecBytes);
-        for (std::size_t r = 0; r < Rows; ++r)
-            for (std::size_t h = 0; h < 2; ++h) {
-                const V sum = a_norms[r] + nb[h];
-                V v = sum - 2 * acc[r][h];
-                v = v < 0 ? V{} : v;
-                small |= v < kRefine<T> * sum;
-                std::memcpy(out + r * ldo + p * w + h * lanes, &v, VecBytes);
-            }
-    }
-    bool any = false;
-    for (std::size_t l = 0; l < lanes; ++l) any |= small[l] != 0;
-    return any;
-}
-
-#define PYD2KE_DEFINE_SQDIST_KERNEL(target_attribute, vec_bytes)                                                 \
-    template <class T>                                                                                            \
-    target_attribute inline bool sqdist_rows(const T* a, std::size_t lda, std::size_t rows, const T* a_norms,    \
-                                             const T* panels, std::size_t n_panels, const T* b_norms,            \
-                                             std::size_t dim, T* out, std::size_t ldo) {                          \
-        switch (rows) {                                                                                           \
-            case 1: return sqdist_rows_vector<T, vec_bytes, 1>(a, lda, a_norms, panels, n_panels, b_norms, dim, out, ldo); \
-            case 2: return sqdist_rows_vector<T, vec_bytes, 2>(a, lda, a_norms, panels, n_panels, b_norms, dim, out, ldo); \
-            case 3: return sqdist_rows_vector<T, vec_bytes, 3>(a, lda, a_norms, panels, n_panels, b_norms, dim, out, ldo); \
-            case 4: return sqdist_rows_vector<T, vec_bytes, 4>(a, lda, a_norms, panels, n_panels, b_norms, dim, out, ldo); \
-            case 5: return sqdist_rows_vector<T, vec_bytes, 5>(a, lda, a_norms, panels, n_panels, b_norms, dim, out, ldo); \
-            default: return sqdist_rows_vector<T, vec_bytes, 6>(a, lda, a_norms, panels, n_panels, b_norms, dim, out, ldo); \
-        }                                                                                                         \
-    }
-
-namespace simd_sse2 {
-PYD2KE_DEFINE_SQDIST_KERNEL(PYD2KE_TARGET("sse2"), 16)
-}
-namespace simd_avx2 {
-PYD2KE_DEFINE_SQDIST_KERNEL(PYD2KE_TARGET("avx2,fma"), 32)
-}
-namespace simd_avx512 {
-PYD2KE_DEFINE_SQDIST_KERNEL(PYD2KE_TARGET("avx512f,avx512bw,fma"), 64)
-}
-#undef PYD2KE_DEFINE_SQDIST_KERNEL
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-#endif
-
 // The kernel for a SIMD level and its panel width (points per panel).
 template <class T>
 struct SqdistKernelInfo {
     SqdistKernel<T> rows;
     std::size_t panel;
 };
-
-template <class T>
-inline SqdistKernelInfo<T> sqdist_kernel(SimdLevel level) {
-    switch (level) {
-#if PYD2KE_X86_DISPATCH
-        case SimdLevel::avx512: return {simd_avx512::sqdist_rows<T>, 2 * 64 / sizeof(T)};
-        case SimdLevel::avx2: return {simd_avx2::sqdist_rows<T>, 2 * 32 / sizeof(T)};
-        case SimdLevel::sse2: return {simd_sse2::sqdist_rows<T>, 2 * 16 / sizeof(T)};
-#endif
-        default: return {sqdist_rows_portable<T>, kSqdistPortablePanel};
-    }
-}
 
 template <class T>
 inline T squared_norm(const T* x, std::size_t dim) {
@@ -188,7 +103,7 @@ public:
 
     // Packs new points, reusing the buffers (for one packing per input).
     void assign(const T* points, std::size_t count, std::size_t dim, SimdLevel level) {
-        kernel_ = sqdist_kernel<T>(level);
+        kernel_ = simd_table<SqdistKernelInfo<T>>(level);
         count_ = count;
         dim_ = dim;
         const std::size_t w = kernel_.panel;
@@ -242,3 +157,7 @@ private:
 
 }  // namespace detail
 }  // namespace pyd2ke
+
+// The kernel tables, one per instruction set: simd_table<SqdistKernelInfo<T>>(level).
+#define PYD2KE_SIMD_KERNEL_BODY "../detail/sqdist_block_simd.inl"
+#include "../core/simd_dispatch.hpp"

@@ -24,24 +24,10 @@
 
 #include "../core/cpu_features.hpp"
 #include "../core/series.hpp"
+#include "../detail/dtw_impl.hpp"
 #include "../detail/dtw_lanes_impl.hpp"
 
 namespace pyd2ke {
-
-namespace detail {
-
-inline std::size_t effective_band(long window, std::size_t n, std::size_t m) {
-    const std::size_t diff = n > m ? n - m : m - n;
-    return window < 0 ? std::max(n, m) : std::max(static_cast<std::size_t>(window), diff);
-}
-
-template <class T>
-void check_pair(const SeriesView<T>& x, const SeriesView<T>& y) {
-    if (x.length == 0 || y.length == 0) throw std::invalid_argument("dtw: series must not be empty");
-    if (x.channels != y.channels) throw std::invalid_argument("dtw: series have different numbers of channels");
-}
-
-}  // namespace detail
 
 template <class T>
 double dtw_reference(const SeriesView<T>& x, const SeriesView<T>& y, long window = -1) {
@@ -105,9 +91,7 @@ public:
     };
 
     DtwBatch(const std::vector<SeriesView<T>>& series, long window = -1, SimdLevel level = detect_simd_level())
-        : window_(window), kernels_(detail::dtw_lanes_kernels<T>(level)) {
-        if (static_cast<int>(level) < 0 || level > detect_simd_level())
-            throw std::invalid_argument("DtwBatch: this CPU cannot run the requested SIMD level");
+        : window_(window), kernels_(detail::simd_table<detail::DtwLanesKernels<T>>(require_simd_level(level))) {
         if (series.empty()) throw std::invalid_argument("DtwBatch: no series");
         channels_ = series[0].channels;
         for (const SeriesView<T>& s : series) {

@@ -15,12 +15,14 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "../core/cpu_features.hpp"
 #include "../core/finite.hpp"
+#include "../detail/emd_impl.hpp"
 #include "../detail/emd_simplex_impl.hpp"
 
 namespace pyd2ke {
@@ -36,24 +38,16 @@ class EmdWorkspace;
 double emd_from_cost(const double* cost, std::size_t n, std::size_t m, const double* a, const double* b,
                      EmdWorkspace& ws);
 
-namespace detail {
-template <class Simplex>
-double finish_transport(Simplex& simplex, std::size_t rows, std::size_t cols, const double* row_mass,
-                        const double* col_mass);
-}  // namespace detail
-
 class EmdWorkspace {
-    // f(simplex) for the simplex the last solve used (defined first: the
-    // members below deduce its return type).
-    template <class F>
-    decltype(auto) visit_simplex(F&& f) const {
-#if PYD2KE_EMD_AVX2_BUILD
-        if (avx2_) return f(simplex_avx2_);
-#endif
-        return f(simplex_);
+public:
+    // The simplex runs at `level` (the build simd_dispatch's table names for it).
+    explicit EmdWorkspace(SimdLevel level = detect_simd_level()) { set_simd_level(level); }
+
+    // Takes effect at the next solve; throws for a level this CPU cannot run.
+    void set_simd_level(SimdLevel level) {
+        make_simplex_ = detail::simd_table<detail::TransportSimplexTable>(require_simd_level(level)).make;
     }
 
-public:
     // The transport simplex alone, for batched callers (EmdBatch) that drop
     // zero weights and normalise the masses once per point set, and write
     // the costs straight into the simplex: fill(c, rows) sets the cost of
@@ -66,23 +60,17 @@ public:
     double solve_prepared(std::size_t rows, std::size_t cols, const double* row_mass, const double* col_mass,
                           Fill&& fill) {
         shape_ = Shape::none;
-        auto run = [&](auto& simplex) {
-            simplex.reset(rows, cols);
-            fill(simplex.costs(), rows);
-            if (!all_finite(simplex.costs(), rows * cols)) throw std::invalid_argument("emd: costs must be finite");
-            simplex.take_square_roots();
-            return detail::finish_transport(simplex, rows, cols, row_mass, col_mass);
-        };
-#if PYD2KE_EMD_AVX2_BUILD
-        avx2_ = detect_simd_level() >= SimdLevel::avx2;
-        if (avx2_) return run(simplex_avx2_);
-#endif
-        return run(simplex_);
+        detail::TransportSolver& simplex = this->simplex();
+        simplex.reset(rows, cols);
+        fill(simplex.costs(), rows);
+        if (!all_finite(simplex.costs(), rows * cols)) throw std::invalid_argument("emd: costs must be finite");
+        simplex.take_square_roots();
+        return detail::finish_transport(simplex, rows, cols, row_mass, col_mass);
     }
 
     // Simplex pivots of the last solve (0 for the closed forms).
     std::size_t pivots() const {
-        return shape_ == Shape::simplex ? visit_simplex([](const auto& s) { return s.pivots(); }) : 0;
+        return shape_ == Shape::simplex ? simplex_->pivots() : 0;
     }
 
     // The last solve's optimal basic cells, zero-mass basic cells included
@@ -94,12 +82,11 @@ public:
         } else if (shape_ == Shape::single_source) {
             for (std::size_t k = 0; k < kept_targets_; ++k) out.push_back({sources_[0], targets_[k], target_mass_[k]});
         } else if (shape_ == Shape::simplex) {
-            visit_simplex([&](const auto& simplex) {
-                simplex.for_each_basic_cell([&](std::size_t row, std::size_t col, double flow) {
-                    out.push_back(transposed_ ? EmdFlow{sources_[col], targets_[row], flow}
-                                              : EmdFlow{sources_[row], targets_[col], flow});
-                });
-            });
+            std::vector<detail::TransportCell> cells;
+            simplex_->basic_cells(cells);
+            for (const detail::TransportCell& c : cells)
+                out.push_back(transposed_ ? EmdFlow{sources_[c.col], targets_[c.row], c.flow}
+                                          : EmdFlow{sources_[c.row], targets_[c.col], c.flow});
         }
         return out;
     }
@@ -126,21 +113,25 @@ private:
             for (std::size_t k = 0; k < count; ++k) out[kept[k]] = many_side ? closed_costs_[k] : 0.0;
         } else if (shape_ == Shape::simplex) {
             const bool simplex_rows = of_sources != transposed_;
-            visit_simplex([&](const auto& simplex) {
-                for (std::size_t k = 0; k < count; ++k)
-                    out[kept[k]] = simplex_rows ? simplex.row_potential(k) : simplex.col_potential(k);
-            });
+            for (std::size_t k = 0; k < count; ++k)
+                out[kept[k]] = simplex_rows ? simplex_->row_potential(k) : simplex_->col_potential(k);
         }
         return out;
     }
 
-    // The simplex compiled for the build's baseline and, on x86, for AVX2
-    // (chosen when the CPU has it); only the one in use allocates.
-    detail::emd_portable::TransportSimplex simplex_;
-#if PYD2KE_EMD_AVX2_BUILD
-    detail::emd_avx2::TransportSimplex simplex_avx2_;
-#endif
-    bool avx2_ = false;
+    // The simplex of the selected build, made at the first solve after a
+    // change of build (levels that share a build share the simplex).
+    detail::TransportSolver& simplex() {
+        if (!simplex_ || made_by_ != make_simplex_) {
+            simplex_ = make_simplex_();
+            made_by_ = make_simplex_;
+        }
+        return *simplex_;
+    }
+
+    std::unique_ptr<detail::TransportSolver> (*make_simplex_)() = nullptr;
+    std::unique_ptr<detail::TransportSolver> (*made_by_)() = nullptr;
+    std::unique_ptr<detail::TransportSolver> simplex_;
     Shape shape_ = Shape::none;
     bool transposed_ = false;  // simplex rows are the targets
     std::size_t n_ = 0, m_ = 0, kept_sources_ = 0, kept_targets_ = 0;
@@ -150,87 +141,6 @@ private:
     std::vector<double> source_mass_, target_mass_;
     std::vector<double> closed_costs_;  // closed forms: costs to the single point
 };
-
-namespace detail {
-
-// Validates weights, keeps the positive ones and normalises them to sum 1;
-// returns how many were kept. Dividing by the largest weight first keeps the
-// sum finite for any finite weights.
-inline std::size_t keep_positive_weights(const double* w, std::size_t count, const char* side,
-                                         std::vector<std::size_t>& kept, std::vector<double>& mass) {
-    double largest = 0;
-    bool valid = true;
-    for (std::size_t k = 0; k < count; ++k) {
-        valid &= w[k] >= 0 && w[k] <= std::numeric_limits<double>::max();  // false for NaN too
-        largest = w[k] > largest ? w[k] : largest;
-    }
-    if (!valid) throw std::invalid_argument(std::string("emd: ") + side + " weights must be finite and non-negative");
-    if (largest == 0) throw std::invalid_argument(std::string("emd: ") + side + " weights are all zero");
-    if (kept.size() < count) kept.resize(count), mass.resize(count);
-    std::size_t used = 0;
-    double sum = 0;
-    for (std::size_t k = 0; k < count; ++k) {  // branch-free append
-        kept[used] = k;
-        mass[used] = w[k] / largest;
-        sum += mass[used];
-        used += w[k] > 0;
-    }
-    const double scale = 1 / sum;
-    for (std::size_t k = 0; k < used; ++k) mass[k] *= scale;
-    return used;
-}
-
-}  // namespace detail
-
-namespace detail {
-
-// The simplex part of emd_from_cost, for either compiled simplex.
-// src/tgt: the kept points (ns and nt of them) and their normalised masses.
-template <class Simplex>
-double solve_transport(Simplex& simplex, const double* cost, std::size_t m, const std::size_t* src, std::size_t ns,
-                       const double* source_mass, const std::size_t* tgt, std::size_t nt, const double* target_mass,
-                       bool transposed) {
-    const std::size_t rows = transposed ? nt : ns, cols = transposed ? ns : nt;
-    simplex.reset(rows, cols);
-    double* c = simplex.costs();
-    if (!transposed) {
-        for (std::size_t i = 0; i < ns; ++i) {
-            const double* from = cost + src[i] * m;
-            if (nt == m)
-                for (std::size_t j = 0; j < nt; ++j) c[j * rows + i] = from[j];
-            else
-                for (std::size_t j = 0; j < nt; ++j) c[j * rows + i] = from[tgt[j]];
-        }
-    } else {
-        for (std::size_t j = 0; j < ns; ++j) {
-            const double* from = cost + src[j] * m;
-            double* to = c + j * rows;
-            if (nt == m)
-                std::copy_n(from, nt, to);
-            else
-                for (std::size_t i = 0; i < nt; ++i) to[i] = from[tgt[i]];
-        }
-    }
-    return finish_transport(simplex, rows, cols, transposed ? target_mass : source_mass,
-                            transposed ? source_mass : target_mass);
-}
-
-// Supplies and demands from normalised masses, then the solve.
-template <class Simplex>
-double finish_transport(Simplex& simplex, std::size_t rows, std::size_t cols, const double* row_mass,
-                        const double* col_mass) {
-    double row_sum = 0, col_sum = 0;
-    for (std::size_t i = 0; i < rows; ++i) row_sum += row_mass[i];
-    for (std::size_t j = 0; j < cols; ++j) col_sum += col_mass[j];
-    // Both sums are 1 up to rounding; matching them shrinks the mismatch the
-    // initial solution has to absorb to the last few ulps.
-    const double scale = row_sum / col_sum;
-    std::copy_n(row_mass, rows, simplex.supplies());
-    for (std::size_t j = 0; j < cols; ++j) simplex.demands()[j] = col_mass[j] * scale;
-    return simplex.solve();
-}
-
-}  // namespace detail
 
 // Minimum-cost transport between supplies a (n, >= 0) and demands b (m, >= 0)
 // with row-major costs (n, m); a and b are normalised to sum 1 here (pass raw
@@ -272,16 +182,8 @@ inline double emd_from_cost(const double* cost, std::size_t n, std::size_t m, co
     // Its costs are column-major, i.e. the transpose of a row-major (rows,
     // cols) matrix.
     const bool transposed = ws.transposed_ = ns < nt;
-    double total;
-#if PYD2KE_EMD_AVX2_BUILD
-    ws.avx2_ = detect_simd_level() >= SimdLevel::avx2;
-    if (ws.avx2_)
-        total = detail::solve_transport(ws.simplex_avx2_, cost, m, src, ns, ws.source_mass_.data(), tgt, nt,
-                                        ws.target_mass_.data(), transposed);
-    else
-#endif
-        total = detail::solve_transport(ws.simplex_, cost, m, src, ns, ws.source_mass_.data(), tgt, nt,
-                                        ws.target_mass_.data(), transposed);
+    const double total = detail::solve_transport(ws.simplex(), cost, m, src, ns, ws.source_mass_.data(), tgt, nt,
+                                                 ws.target_mass_.data(), transposed);
     ws.shape_ = EmdWorkspace::Shape::simplex;
     return total;
 }

@@ -56,9 +56,8 @@ public:
         EmdWorkspace workspace;
     };
 
-    EmdBatch(const std::vector<PointSetView<T>>& documents, SimdLevel level = detect_simd_level()) : level_(level) {
-        if (static_cast<int>(level) < 0 || level > detect_simd_level())
-            throw std::invalid_argument("EmdBatch: this CPU cannot run the requested SIMD level");
+    EmdBatch(const std::vector<PointSetView<T>>& documents, SimdLevel level = detect_simd_level())
+        : level_(require_simd_level(level)) {
         if (documents.empty()) throw std::invalid_argument("EmdBatch: no documents");
         dim_ = documents[0].dim;
         if (dim_ == 0) throw std::invalid_argument("EmdBatch: points must have at least one coordinate");
@@ -99,6 +98,7 @@ public:
         if (x.dim != dim_) throw std::invalid_argument("emd: documents have different dimensions");
         const double* a = x.weights;
         const std::size_t n = x.size, ns = keep_input_weights(a, n, s);
+        s.workspace.set_simd_level(level_);
         const std::size_t* src = s.kept.data();
         s.input.assign(x.data, n, dim_, level_);
         const std::size_t ldb = s.input.padded_count();
@@ -163,6 +163,7 @@ public:
                               Out* out, Scratch& s) const {
         if (n == 0) throw std::invalid_argument("emd: documents must not be empty");
         const std::size_t ns = keep_input_weights(weights, n, s);
+        s.workspace.set_simd_level(level_);
         const std::size_t ld = word_table_stride();
         s.table_rows.resize(ns);
         const T** row = s.table_rows.data();  // row[ii]: kept point ii's distances
@@ -218,7 +219,8 @@ private:
     // simplex's squared distances between the kept points, column-major,
     // with the longer side as rows (the document's points when transposed);
     // the simplex takes the square roots in its own SIMD lanes (this class is
-    // compiled for the baseline ISA).
+    // compiled for the baseline ISA; the workspace runs the simplex built for
+    // level_).
     template <class Squared, class Fill>
     double document_distance(std::size_t j, std::size_t n, std::size_t ns, const double* a, Scratch& s,
                              Squared&& squared, Fill&& fill) const {

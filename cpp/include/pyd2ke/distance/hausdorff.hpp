@@ -19,6 +19,7 @@
 #include "../core/config.hpp"
 #include "../core/cpu_features.hpp"
 #include "../core/point_set.hpp"
+#include "../detail/hausdorff_impl.hpp"
 #include "../detail/sqdist_block_impl.hpp"
 
 namespace pyd2ke {
@@ -56,58 +57,6 @@ double set_distance_reference(const PointSetView<T>& a, const PointSetView<T>& b
     return std::max(directed(a, b), directed(b, a));
 }
 
-// One pass over a row of distances (n >= 1): nearest[r] = min(nearest[r],
-// row[r]), and the row's minimum. Written with vector types because the
-// compiler does not vectorise the two minima of one loop by itself.
-template <class T>
-T fold_row(const T* row, T* nearest, std::size_t n) {
-    std::size_t r = 0;
-    T m = row[0];
-#if PYD2KE_HAS_VECTOR_EXTENSIONS
-    typedef T Lanes __attribute__((vector_size(16)));
-    constexpr std::size_t kWidth = sizeof(Lanes) / sizeof(T);
-    if (n >= kWidth) {
-        Lanes lowest, v, near;
-        std::memcpy(&lowest, row, sizeof lowest);
-        for (; r + kWidth <= n; r += kWidth) {
-            std::memcpy(&v, row + r, sizeof v);
-            std::memcpy(&near, nearest + r, sizeof near);
-            lowest = v < lowest ? v : lowest;
-            near = v < near ? v : near;
-            std::memcpy(nearest + r, &near, sizeof near);
-        }
-        for (std::size_t k = 0; k < kWidth; ++k) m = lowest[k] < m ? lowest[k] : m;
-    }
-#endif
-    for (; r < n; ++r) {
-        m = row[r] < m ? row[r] : m;
-        nearest[r] = row[r] < nearest[r] ? row[r] : nearest[r];
-    }
-    return m;
-}
-
-// Sum (or maximum, if Maximum) of sqrt(x[r]) over r < n: roots in T,
-// accumulated in double in independent lanes (a single running sum would
-// chain every addition on the previous one).
-template <bool Maximum, class T>
-double root_sum(const T* x, std::size_t n) {
-    constexpr std::size_t kLanes = 8;
-    double lane[kLanes] = {};
-    std::size_t r = 0;
-    for (; r + kLanes <= n; r += kLanes)
-        for (std::size_t k = 0; k < kLanes; ++k) {
-            const double v = static_cast<double>(std::sqrt(x[r + k]));
-            lane[k] = Maximum ? std::max(lane[k], v) : lane[k] + v;
-        }
-    double total = 0;
-    for (; r < n; ++r) {
-        const double v = static_cast<double>(std::sqrt(x[r]));
-        total = Maximum ? std::max(total, v) : total + v;
-    }
-    for (std::size_t k = 0; k < kLanes; ++k) total = Maximum ? std::max(total, lane[k]) : total + lane[k];
-    return total;
-}
-
 template <class T>
 class SetDistanceBatch {
 public:
@@ -118,9 +67,7 @@ public:
 
     SetDistanceBatch(const std::vector<PointSetView<T>>& sets, SetMetric metric,
                      SimdLevel level = detect_simd_level())
-        : metric_(metric), level_(level) {
-        if (static_cast<int>(level) < 0 || level > detect_simd_level())
-            throw std::invalid_argument("SetDistanceBatch: this CPU cannot run the requested SIMD level");
+        : metric_(metric), level_(require_simd_level(level)) {
         if (sets.empty()) throw std::invalid_argument("SetDistanceBatch: no sets");
         dim_ = sets[0].dim;
         if (dim_ == 0) throw std::invalid_argument("SetDistanceBatch: points must have at least one coordinate");
@@ -162,10 +109,10 @@ public:
             for (std::size_t c = begin; c < end; ++c) {
                 const T* row = &s.block[(c - begin) * ldo];
                 T* nearest = s.nearest.data();
-                const double d = static_cast<double>(std::sqrt(fold_row(row, nearest, n)));
+                const double d = static_cast<double>(std::sqrt(detail::fold_row(row, nearest, n)));
                 column_part = modified ? column_part + d : std::max(column_part, d);
                 if (c + 1 == offsets_[j + 1]) {  // set j is complete
-                    double row_part = modified ? root_sum<false>(nearest, n) : root_sum<true>(nearest, n);
+                    double row_part = modified ? detail::root_sum<false>(nearest, n) : detail::root_sum<true>(nearest, n);
                     if (modified) {
                         row_part /= static_cast<double>(n);
                         column_part /= static_cast<double>(offsets_[j + 1] - offsets_[j]);

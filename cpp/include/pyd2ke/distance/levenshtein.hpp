@@ -90,7 +90,7 @@ public:
     static constexpr bool integer_distances = true;
 
     explicit LevenshteinBatch(const std::vector<TextView>& patterns, SimdLevel level = detect_simd_level())
-        : LevenshteinBatch(encode(patterns), checked(level)) {}
+        : LevenshteinBatch(encode(patterns), require_simd_level(level)) {}
 
     std::size_t size() const { return n_patterns_; }
     SimdLevel simd_level() const { return level_; }
@@ -120,12 +120,6 @@ public:
     std::size_t distance_bound(const TextView& text) const { return std::max(text.size, packed_.longest_pattern()); }
 
 private:
-    static SimdLevel checked(SimdLevel level) {
-        if (static_cast<int>(level) < 0 || level > detect_simd_level())
-            throw std::invalid_argument("LevenshteinBatch: this CPU cannot run the requested SIMD level");
-        return level;
-    }
-
     // The patterns as symbol ids, and the table that gave the ids.
     struct Encoded {
         detail::SymbolTable symbols;
@@ -147,7 +141,7 @@ private:
         : n_patterns_(encoded.ids.size()),
           level_(level),
           symbols_(std::move(encoded.symbols)),
-          packed_(encoded.ids, symbols_.rows(), detail::lanes_kernels(level)) {}
+          packed_(encoded.ids, symbols_.rows(), detail::simd_table<detail::LanesKernels>(level)) {}
 
     std::size_t n_patterns_;
     SimdLevel level_;

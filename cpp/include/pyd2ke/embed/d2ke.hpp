@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "../core/parallel.hpp"
+#include "../detail/d2ke_impl.hpp"
 
 namespace pyd2ke {
 
@@ -39,45 +40,6 @@ void distances_to_features(T* row, std::size_t n_random, double gamma, D2KEKerne
         for (std::size_t j = 0; j < n_random; ++j) row[j] = static_cast<T>(static_cast<double>(row[j]) * scale);
     }
 }
-
-namespace detail {
-
-template <class Batch, class = void>
-struct has_integer_distances : std::false_type {};
-template <class Batch>
-struct has_integer_distances<Batch, std::enable_if_t<Batch::integer_distances>> : std::true_type {};
-
-// Features from whole-number distances: exp(-gamma d) / sqrt(R) (or
-// d / sqrt(R)) looked up in a table of every distance the objects can have,
-// built once per call and shared by the threads: a row of R features needs
-// only a few distinct values. The table holds the values
-// distances_to_features computes, so outputs are bit-identical to it. It
-// stops at kMaxEntries; the rare larger distances (texts of more than 65536
-// symbols, whose distances cost far more than R exp calls) are computed.
-class IntegerFeatureTable {
-public:
-    static constexpr std::size_t kMaxEntries = std::size_t{1} << 16;
-
-    IntegerFeatureTable(double gamma, std::size_t n_random, D2KEKernel kernel, std::size_t largest_distance)
-        : gamma_(gamma), scale_(1.0 / std::sqrt(static_cast<double>(n_random))), kernel_(kernel) {
-        value_.resize(std::min(largest_distance + 1, kMaxEntries));
-        for (std::size_t d = 0; d < value_.size(); ++d) value_[d] = compute(static_cast<std::uint32_t>(d));
-    }
-
-    double operator()(std::uint32_t d) const { return d < value_.size() ? value_[d] : compute(d); }
-
-private:
-    double compute(std::uint32_t d) const {
-        return kernel_ == D2KEKernel::soft ? std::exp(-gamma_ * static_cast<double>(d)) * scale_
-                                           : static_cast<double>(d) * scale_;
-    }
-
-    double gamma_, scale_;
-    D2KEKernel kernel_;
-    std::vector<double> value_;  // value_[d] = compute(d)
-};
-
-}  // namespace detail
 
 // Distances of every object to every random object: out is row-major
 // (objects.size(), batch.size()).
@@ -99,7 +61,7 @@ void d2ke_features(const Batch& batch, const std::vector<Object>& objects, doubl
     if constexpr (detail::has_integer_distances<Batch>::value) {
         std::size_t largest = 0;
         for (const Object& object : objects) largest = std::max(largest, batch.distance_bound(object));
-        const detail::IntegerFeatureTable table(gamma, r, kernel, largest);
+        const detail::IntegerFeatureTable table(gamma, r, kernel == D2KEKernel::soft, largest);
         parallel_for_blocks(objects.size(), n_threads, 16, [&](std::size_t begin, std::size_t end) {
             typename Batch::Scratch scratch;
             for (std::size_t i = begin; i < end; ++i) {

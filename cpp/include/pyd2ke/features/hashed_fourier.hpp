@@ -38,7 +38,7 @@ public:
     // bandwidth: beta for the Laplacian kernel, gamma for the RBF kernel.
     HashedRandomFourier(FourierKernel kernel, double bandwidth, std::size_t n_components, std::uint64_t seed,
                         SimdLevel level = detect_simd_level())
-        : kernel_(kernel), n_components_(n_components), seed_(seed), level_(level) {
+        : kernel_(kernel), n_components_(n_components), seed_(seed), level_(require_simd_level(level)) {
         if (!(bandwidth > 0) || !std::isfinite(bandwidth))
             throw std::invalid_argument("HashedRandomFourier: the bandwidth (beta or gamma) must be positive and finite");
         if (n_components < 2 || n_components % 2 != 0)
@@ -71,7 +71,7 @@ public:
     // out (rows x D) from projections P (rows x D/2).
     template <class T>
     void cos_sin(const double* P, std::size_t rows, T* out, int n_threads = 1) const {
-        const auto cs = detail::fourier_kernels<FourierKernel::laplacian, T>(level_).cos_sin;
+        const auto cs = detail::simd_table<detail::FourierKernels<FourierKernel::laplacian, T>>(level_).cos_sin;
         const std::size_t h = half();
         const double scale = output_scale();
         parallel_for_blocks(rows, n_threads, 64, [&](std::size_t begin, std::size_t end) {
@@ -112,7 +112,7 @@ private:
 
     template <FourierKernel K>
     void weights_impl(std::uint64_t first, std::size_t count, double* W, int n_threads) const {
-        const auto kernels = detail::fourier_kernels<K, double>(level_);
+        const auto kernels = detail::simd_table<detail::FourierKernels<K, double>>(level_);
         const std::size_t h = half();
         parallel_for_blocks(count, n_threads, 16, [&](std::size_t begin, std::size_t end) {
             for (std::size_t r = begin; r < end; ++r)
@@ -127,7 +127,7 @@ private:
     void sparse_impl(const Index* ids, const Value* values, const std::int64_t* indptr, std::size_t rows, T* out,
                      int n_threads, std::size_t block_rows) const {
         if (rows == 0) return;
-        const auto kernels = detail::fourier_kernels<K, T>(level_);
+        const auto kernels = detail::simd_table<detail::FourierKernels<K, T>>(level_);
         const std::size_t h = half();
         const std::size_t padded = (h + kernels.lanes - 1) / kernels.lanes * kernels.lanes;
         const double scale = output_scale();

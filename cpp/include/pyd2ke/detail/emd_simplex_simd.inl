@@ -1,10 +1,38 @@
-// The transportation simplex itself (see emd_simplex_impl.hpp, which
-// includes this file once per instruction set, inside a namespace, with
-// PYD2KE_EMD_LANE_BYTES defined). No include guard on purpose.
+// The transportation simplex itself (see emd_simplex_impl.hpp), compiled
+// once per instruction set by core/simd_dispatch.hpp. No include guard on
+// purpose.
+
+#if PYD2KE_SIMD_VECTOR_BYTES == 16
+// SSE2 is the x86-64 baseline: its build would be the portable one, the
+// same code.
+inline TransportSimplexTable kernel_table(SimdTableTag<TransportSimplexTable> tag, Isa) {
+    return kernel_table(tag, simd_scalar::Isa{});
+}
+#elif PYD2KE_SIMD_VECTOR_BYTES == 64
+// AVX-512 runs the AVX2 build, on purpose. An 8-lane build is not slower on
+// the WME shapes (50-200 words against 1-21: 0.76x to 1.04x the AVX2 time
+// per solve, medians of 5 interleaved runs on a shared machine), but it is
+// not the same computation: its lanes add the warm start's loads in another
+// order, so some problems take other pivots (5 of 3000 random WME-shaped
+// problems) and end a few ulps apart (4 of 3000). Outputs would then depend
+// on the CPU generation, and the recorded golden outputs would change.
+inline TransportSimplexTable kernel_table(SimdTableTag<TransportSimplexTable> tag, Isa) {
+    return kernel_table(tag, simd_avx2::Isa{});
+}
+#else
+
+// Lanes of doubles: the ISA's vectors; the portable build (simd_scalar)
+// takes the vector extensions' generic 16 bytes, or 32 when the whole build
+// targets AVX.
+#if PYD2KE_SIMD_VECTOR_BYTES
+#define PYD2KE_EMD_LANE_BYTES PYD2KE_SIMD_VECTOR_BYTES
+#elif defined(__AVX__)
+#define PYD2KE_EMD_LANE_BYTES 32
+#else
+#define PYD2KE_EMD_LANE_BYTES 16
+#endif
 
 #if PYD2KE_HAS_VECTOR_EXTENSIONS
-// Lanes of doubles: PYD2KE_EMD_LANE_BYTES, set by emd_simplex_impl.hpp for
-// each instruction set this body is compiled for.
 typedef double EmdLanes __attribute__((vector_size(PYD2KE_EMD_LANE_BYTES)));
 constexpr std::size_t kEmdWidth = sizeof(EmdLanes) / sizeof(double);
 
@@ -198,12 +226,12 @@ inline double take_equal(double* key, const double* weight, std::size_t count, d
     return next;
 }
 
-class TransportSimplex {
+class TransportSimplex final : public TransportSolver {
 public:
     // Sizes the problem; the caller then fills costs() (cell (i, j) at
     // [j * rows + i]), supplies() and demands(): all weights > 0, the two
     // sums equal up to rounding. Buffers only grow.
-    void reset(std::size_t rows, std::size_t cols) {
+    void reset(std::size_t rows, std::size_t cols) override {
         if (rows == 0 || cols == 0) throw std::invalid_argument("emd: empty side");
         if (rows + cols > static_cast<std::size_t>(std::numeric_limits<int>::max() / 2))
             throw std::length_error("emd: too many points");
@@ -214,22 +242,22 @@ public:
         grow(demand_, cols);
     }
 
-    double* costs() { return cost_.data(); }
-    double* supplies() { return supply_.data(); }
-    double* demands() { return demand_.data(); }
+    double* costs() override { return cost_.data(); }
+    double* supplies() override { return supply_.data(); }
+    double* demands() override { return demand_.data(); }
     std::size_t rows() const { return rows_; }
     std::size_t cols() const { return cols_; }
 
     // Replaces the costs by their square roots (for callers that fill in
     // squared Euclidean distances): here the loop is compiled for this
     // body's instruction set, so it runs in its widest lanes.
-    void take_square_roots() {
+    void take_square_roots() override {
         double* c = cost_.data();
         for (std::size_t k = 0, cells = rows_ * cols_; k < cells; ++k) c[k] = std::sqrt(c[k]);
     }
 
     // Solves to optimality and returns sum flow * cost.
-    double solve() {
+    double solve() override {
         const std::size_t cells = rows_ * cols_;
         // Scale the costs by a power of two (exact) to max|c| in [1, 2): the
         // potentials, alternating sums of costs along tree paths, can then
@@ -267,11 +295,11 @@ public:
         return objective / cost_scale_;
     }
 
-    std::size_t pivots() const { return pivots_; }
+    std::size_t pivots() const override { return pivots_; }
 
     // Degenerate pivots in a row before Bland's rule takes over; by default
     // rows + cols. Small values are for tests of the anti-cycling path.
-    void set_bland_after(std::size_t degenerate_pivots) { bland_after_ = degenerate_pivots; }
+    void set_bland_after(std::size_t degenerate_pivots) override { bland_after_ = degenerate_pivots; }
 
     // Visits the n + m - 1 basic cells of the last solve: visit(row, col, flow).
     template <class Visit>
@@ -281,8 +309,14 @@ public:
             if (j != root_col_) visit(static_cast<std::size_t>(parent_[rows_ + j]), j, flow_[rows_ + j]);
     }
     // Optimal duals of the last solve: c_ij - u_i - v_j >= 0, = 0 on the basis.
-    double row_potential(std::size_t i) const { return row_potential_of(static_cast<int>(i)) / cost_scale_; }
-    double col_potential(std::size_t j) const { return col_potential_[j] / cost_scale_; }
+    void basic_cells(std::vector<TransportCell>& out) const override {
+        out.clear();
+        for_each_basic_cell([&](std::size_t row, std::size_t col, double flow) { out.push_back({row, col, flow}); });
+    }
+    double row_potential(std::size_t i) const override {
+        return row_potential_of(static_cast<int>(i)) / cost_scale_;
+    }
+    double col_potential(std::size_t j) const override { return col_potential_[j] / cost_scale_; }
 
 private:
     // Full pricing up to this many cells (the n <= 200, m <= 21 regime lives
@@ -968,3 +1002,11 @@ private:
     std::vector<unsigned char> col_open_;
 };
 
+inline std::unique_ptr<TransportSolver> make_transport_simplex() { return std::make_unique<TransportSimplex>(); }
+
+inline TransportSimplexTable kernel_table(SimdTableTag<TransportSimplexTable>, Isa) {
+    return {make_transport_simplex};
+}
+
+#undef PYD2KE_EMD_LANE_BYTES
+#endif  // PYD2KE_SIMD_VECTOR_BYTES == 16 / 64
