@@ -7,6 +7,7 @@ from collections import Counter
 import numpy as np
 
 from .. import _core
+from .._validation import as_list
 from .base import Domain, Metric, soft_or_direct
 
 SAMPLERS = ("rf", "rfd", "ss", "bss")
@@ -45,13 +46,7 @@ def _string_list(X, name):
         if X.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional, got an array of shape {X.shape}")
         X = X.tolist()
-    elif not isinstance(X, list):
-        try:
-            X = list(X)
-        except TypeError:
-            raise TypeError(f"{name} must be a sequence of str or bytes, got {type(X).__name__}") from None
-    if len(X) == 0:
-        raise ValueError(f"{name} is empty: at least one string is required")
+    X = as_list(X, name, "str or bytes", item="string")
     types = set(map(type, X))
     if types == {str}:
         return X, False
