@@ -56,21 +56,29 @@ def pad_columns(B):
     return padded
 
 
-def matmul_rows(A, B, out=None):
+def matmul_rows(A, B, out=None, columns=None):
     """A @ B for a dense 2-D A, every row computed the same way whatever len(A) is.
 
-    `out` may have B's columns or the padded width of pad_columns(B)."""
+    B may come padded by pad_columns already (callers that multiply by one B
+    many times pad it once: a copy of B per product costs about as much as a
+    product of 64 rows); `columns` is then the number of its leading columns
+    wanted (default: all of B's). Without `out` the result may be a view of a
+    wider array (rows strided); `out` may have `columns` or the padded width.
+    """
     dtype = np.result_type(A, B)
     A = np.ascontiguousarray(A, dtype=np.float64)
-    m, n = A.shape[0], B.shape[1]
-    if out is None:
-        out = np.empty((m, n), dtype=dtype)
+    m = A.shape[0]
+    n = B.shape[1] if columns is None else columns
     B = pad_columns(B)
     rows = max(_MIN_ROWS, m + m % 2)
     if rows != m:
         padded = np.zeros((rows, A.shape[1]))
         padded[:m] = A
         A = padded
+    if out is None:
+        if dtype == np.float64:
+            return np.matmul(A, B)[:m, :n]
+        out = np.empty((m, n), dtype=dtype)
     if rows == m and out.shape[1] == B.shape[1] and out.dtype == np.float64 and out.flags.c_contiguous:
         np.matmul(A, B, out=out)
     else:

@@ -165,7 +165,7 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
 
         def work(start, stop, state):
             if cached is not None:
-                P = matmul_rows(X[start:stop], cached[0])
+                P = np.ascontiguousarray(matmul_rows(X[start:stop], cached[0]))
             else:
                 P = np.zeros((stop - start, half))
                 for a, e in blocks:

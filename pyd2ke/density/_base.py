@@ -15,7 +15,7 @@ from sklearn.base import (
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._blas import matmul_rows
+from .._blas import matmul_rows, pad_columns
 from .._domains.point_sets import check_point_sets
 from .._parallel import check_chunk, chunk_bounds, run_row_blocks
 from .._ragged import Ragged
@@ -109,6 +109,7 @@ class _SampleSetTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         self
         """
         self._check_params()
+        self.__dict__.pop("_padded_cache", None)  # padded copies of an earlier fit's weights
         rng = check_random_state(self.random_state)
         self._fit_scaled(self._scale_sets(X, fit=True), rng)
         return self
@@ -149,9 +150,23 @@ class _SampleSetTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
     def _max_block_sets(self):
         return _BLOCK_SETS
 
+    def _padded(self, weights):
+        """weights (a fitted matrix) padded for matmul_rows, once per fit: a
+        cache that pickles leave out."""
+        cache = self.__dict__.setdefault("_padded_cache", {})
+        entry = cache.get(id(weights))
+        if entry is None or entry[0] is not weights:
+            entry = cache[id(weights)] = (weights, pad_columns(weights))
+        return entry[1]
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        state.pop("_padded_cache", None)
+        return state
+
     def _random_fourier(self, E, weights, dtype):
         """sqrt(2/D) [sin(E W), cos(E W)]: E (n, m), W (m, D/2)."""
-        P = matmul_rows(E, weights).astype(dtype, copy=False)
+        P = matmul_rows(E, self._padded(weights), columns=weights.shape[1]).astype(dtype, copy=False)
         half = P.shape[1]
         out = np.empty((P.shape[0], 2 * half), dtype=dtype)
         np.sin(P, out=out[:, :half])

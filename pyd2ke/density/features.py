@@ -269,7 +269,7 @@ class DensityKernelFeatures(_SampleSetTransformer):
         n_sets, n_psi, n_e = psi.shape
         # One product for all sets and psi components of the block; rows come
         # out ordered (set, component), i.e. A(p) = [a(psi_1), ..., a(psi_2M)].
-        A = matmul_rows(psi.reshape(n_sets * n_psi, n_e), self._phi)
+        A = matmul_rows(psi.reshape(n_sets * n_psi, n_e), self._padded(self._phi), columns=self._phi.shape[1])
         return A.reshape(n_sets, -1)
 
     def projection_features(self, X):
