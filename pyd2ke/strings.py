@@ -28,10 +28,15 @@ class RandomStringEmbedding(D2KEBase):
         - ``"ss"``: a random substring of length D_j of a random fit string
           (the whole string when it is shorter);
         - ``"bss"``: a random fit string is cut into blocks of length D_j and
-          a random number of random blocks (duplicates removed) become random
-          strings, until R exist (the RSE paper's recommendation, hence
-          the default; the generic ``D2KE(metric="levenshtein")`` draws
-          ``"rf"`` strings, as the D2KE paper does).
+          a random number of random blocks become random strings, each
+          unless an equal string was already drawn (the RSE paper's
+          Algorithm 2: the R random strings are distinct), until R exist
+          (the RSE paper's recommendation, hence the default; the generic
+          ``D2KE(metric="levenshtein")`` draws ``"rf"`` strings, as the D2KE
+          paper does). When the fit data have fewer than R distinct blocks
+          (e.g. short strings over a small alphabet with a small
+          ``max_length``), all of them are used, a UserWarning says so and
+          ``n_components_`` is smaller than ``n_components``.
     kernel : {"soft", "direct"}, default="soft"
         ``exp(-gamma d) / sqrt(R)`` or ``d / sqrt(R)``.
     gamma : float or "auto", default="auto"

@@ -1,9 +1,11 @@
 """scikit-learn behaviour of the string transformers (ragged inputs, so the
 official estimator checks do not apply: these are the hand-written ones)."""
 
+import warnings
 
 import numpy as np
 import pytest
+from scipy import stats
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
@@ -11,6 +13,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
 from pyd2ke import RandomStringEmbedding, RepresentativeSetEmbedding
+from pyd2ke._domains.strings import draw_random_strings
 from pyd2ke.distances import pairwise_distances
 from reference import levenshtein_matrix
 
@@ -129,7 +132,99 @@ from hypothesis import strategies as st
 )
 def test_rse_matches_reference_formula(fit, texts, sampler, max_length, kernel):
     rse = RandomStringEmbedding(24, sampler=sampler, max_length=max_length, kernel=kernel, random_state=0)
-    Z = rse.fit(fit).transform(texts)
+    with warnings.catch_warnings():  # bss on a few short strings may have fewer than 24 distinct blocks
+        warnings.filterwarnings("ignore", "n_components=24 is larger than the number of distinct bss blocks")
+        Z = rse.fit(fit).transform(texts)
     D = levenshtein_matrix(texts, rse.random_objects_)
-    expected = (np.exp(-rse.gamma_ * D) if kernel == "soft" else D) / np.sqrt(24)
+    expected = (np.exp(-rse.gamma_ * D) if kernel == "soft" else D) / np.sqrt(rse.n_components_)
     np.testing.assert_allclose(Z, expected, rtol=1e-13, atol=0)
+
+
+# --- the bss sampler against the RSE paper's Algorithm 2 --------------------------
+
+
+def _bss_blocks(strings, max_length):
+    """Every block bss can draw (written out again here, independently)."""
+    blocks = set()
+    for s in strings:
+        for d in range(1, max_length + 1):
+            if len(s) < d:
+                blocks.add(s)
+            for start in range(0, len(s) - d + 1, d):
+                blocks.add(s[start:start + d])
+    return blocks
+
+
+@given(
+    base=st.lists(st.text(alphabet="AB", min_size=1, max_size=9), min_size=1, max_size=4),
+    copies=st.integers(1, 6),
+    max_length=st.integers(1, 5),
+    extra=st.integers(-4, 6),
+    seed=st.integers(0, 2**31 - 1),
+)
+def test_bss_never_repeats_a_block(base, copies, max_length, extra, seed):
+    """Algorithm 2 drops a block equal to one drawn before (in any earlier
+    batch): training sets with many duplicate strings and blocks, and R
+    around and above the number of distinct blocks."""
+    X = base * copies
+    universe = _bss_blocks(X, max_length)
+    R = max(1, len(universe) + extra)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        drawn = draw_random_strings(X, R, np.random.RandomState(seed), False, "bss", max_length)
+        again = draw_random_strings(X, R, np.random.RandomState(seed), False, "bss", max_length)
+    assert len(drawn) == len(set(drawn)) == min(R, len(universe))
+    assert set(drawn) <= universe
+    fewer = [w for w in caught if "distinct bss blocks" in str(w.message)]
+    assert len(fewer) == (2 if R > len(universe) else 0)
+    assert again == drawn
+
+
+def test_bss_uses_every_block_and_warns_when_short():
+    X = ["ACGT", "ACGT", "AC"] * 10
+    with pytest.warns(UserWarning, match=r"n_components=100 is larger than the number of distinct bss blocks "
+                                         r"of X \(6 with max_length=2\)"):
+        rse = RandomStringEmbedding(100, max_length=2, random_state=0).fit(X)
+    # ACGT is never whole: it is not shorter than any D_j <= 2.
+    assert sorted(rse.random_objects_) == sorted({"A", "C", "G", "T", "AC", "GT"})
+    assert rse.n_components_ == 6 and rse.transform(X).shape == (30, 6)
+    one = RandomStringEmbedding(100, max_length=2, random_state=0, n_jobs=1)
+    two = RandomStringEmbedding(100, max_length=2, random_state=0, n_jobs=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.testing.assert_array_equal(one.fit_transform(X), two.fit_transform(X))
+
+
+def test_bss_distribution_follows_algorithm_2():
+    """The first string of a draw is the smallest of l block indices drawn
+    uniformly with replacement from the b = L // D blocks of a uniform string,
+    with D ~ U{1..D_max} and l ~ U{1..b}: P(D = d, first block = j) =
+    (1 / D_max) mean_l [((b - j) / b)^l - ((b - j - 1) / b)^l]. Every symbol
+    is distinct, so a block names its string, length and start. A chi-square
+    test over 20000 independent draws (the cells' expected counts are >= 25)."""
+    L, D_max, N = 12, 5, 3
+    X = ["".join(chr(0x4E00 + k * L + i) for i in range(L)) for k in range(N)]
+    cells, probabilities = {}, []
+    for d in range(1, D_max + 1):
+        b = L // d
+        for j in range(b):
+            cells[(d, j)] = len(probabilities)
+            l = np.arange(1, b + 1)
+            probabilities.append(np.mean(((b - j) / b) ** l - ((b - j - 1) / b) ** l) / D_max)
+    probabilities = np.array(probabilities)
+    assert abs(probabilities.sum() - 1) < 1e-12
+    counts = np.zeros(len(probabilities))
+    strings = np.zeros(N)
+    rng = np.random.RandomState(0)
+    for _ in range(20000):  # consecutive draws from one generator are independent
+        (w,) = draw_random_strings(X, 1, rng, False, "bss", D_max)
+        offset = ord(w[0]) - 0x4E00
+        k, start = divmod(offset, L)
+        d = len(w)
+        assert start % d == 0 and w == X[k][start:start + d]
+        counts[cells[(d, start // d)]] += 1
+        strings[k] += 1
+    n = counts.sum()
+    assert (n * probabilities).min() >= 25
+    assert stats.chisquare(counts, n * probabilities).pvalue > 1e-3
+    assert stats.chisquare(strings).pvalue > 1e-3

@@ -2,6 +2,7 @@
 distance (unit costs, on code points or bytes) or by the L1 distance of ESP
 characteristic vectors; random strings by the four RSE samplers."""
 
+import warnings
 from collections import Counter
 
 import numpy as np
@@ -99,8 +100,9 @@ def draw_random_strings(X, n, rng, as_bytes, sampler=D2KE_SAMPLER, max_length=MA
     - "ss": a random substring of length D_j of a random string of X (the
       whole string when it is shorter);
     - "bss": a random string of X cut into blocks of length D_j, and a random
-      number of random blocks (duplicates removed) become random strings,
-      until n exist.
+      number of random blocks become random strings, each unless an equal
+      one was already drawn, until n exist (all distinct blocks, with a
+      warning, when X has fewer than n).
     D_j is uniform on {1, ..., max_length}.
     """
     draw = {"rf": _sample_rf, "rfd": _sample_rfd, "ss": _sample_ss, "bss": _sample_bss}[sampler]
@@ -163,19 +165,61 @@ def _sample_ss(X, n, max_length, rng):
 
 
 def _sample_bss(X, n, max_length, rng):
+    """The RSE paper's Algorithm 2 (BSS): a random string of X cut into
+    blocks of length D_j (the whole string when shorter than D_j), l ~
+    U{1..b} block indices drawn with replacement, and each drawn block kept
+    unless an equal string was drawn before anywhere in this draw, until n
+    exist. When X has fewer than n distinct blocks, all of them are returned
+    with a UserWarning (the caller's n_components_ says how many)."""
     strings = _non_empty(X)
-    out = []
+    out, seen = [], set()
+    universe = None  # every distinct block, computed only when draws stall
+    stalled = 0
+    # Iterations in a row without a new block before the distinct blocks are
+    # counted: rare unless X is (nearly) exhausted.
+    patience = max(1000, n)
     while len(out) < n:
         s = strings[rng.randint(len(strings))]
         d = int(rng.randint(1, max_length + 1))
         n_blocks = len(s) // d
         if n_blocks == 0:  # shorter than one block: the whole string is the block
-            out.append(s)
-            continue
-        n_drawn = rng.randint(1, n_blocks + 1)
-        for b in np.unique(rng.randint(0, n_blocks, size=n_drawn)):
-            out.append(s[b * d : (b + 1) * d])
+            blocks = [s]
+        else:
+            n_drawn = rng.randint(1, n_blocks + 1)
+            blocks = [s[b * d : (b + 1) * d] for b in np.unique(rng.randint(0, n_blocks, size=n_drawn))]
+        before = len(out)
+        for block in blocks:
+            if block not in seen:
+                seen.add(block)
+                out.append(block)
+        stalled = 0 if len(out) > before else stalled + 1
+        if stalled >= patience and universe is None:
+            universe = _all_blocks(strings, max_length)
+            if len(universe) <= n:
+                # Drawing on would only collect the last few by chance: take
+                # the rest in a random order and say so.
+                rest = sorted(universe - seen)
+                out.extend(rest[i] for i in rng.permutation(len(rest)))
+                warnings.warn(
+                    f"n_components={n} is larger than the number of distinct bss blocks of X "
+                    f"({len(universe)} with max_length={max_length}); using all {len(universe)} of them",
+                    UserWarning,
+                )
+                return out
     return out[:n]
+
+
+def _all_blocks(strings, max_length):
+    """Every block bss can draw from these strings."""
+    blocks = set()
+    for s in set(strings):
+        for d in range(1, max_length + 1):
+            n_blocks = len(s) // d
+            if n_blocks == 0:
+                blocks.add(s)
+                break  # longer d give the same whole string
+            blocks.update(s[b * d : (b + 1) * d] for b in range(n_blocks))
+    return blocks
 
 
 class StringDomain(Domain):
