@@ -279,6 +279,49 @@ def test_asymmetry_within_rounding_is_averaged():
     assert pairwise_distances([B], [A], metric="graph_emd")[0, 0] <= 1e-12
 
 
+def canonical_by_scipy(a):
+    """Reference of the canonical form, one graph at a time with scipy: duplicates summed, zeros
+    dropped, (A + A^T) / 2 when not exactly symmetric, rows and columns sorted."""
+    A = sp.csr_matrix(a, dtype=np.float64)
+    A.sum_duplicates()
+    A.eliminate_zeros()
+    if (A != A.T).nnz:
+        A = ((A + A.T) * 0.5).tocsr()
+    A.sum_duplicates()
+    A.eliminate_zeros()
+    coo = A.tocoo()
+    return coo.row, coo.col, coo.data
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_edges_of_all_graphs_are_canonical_as_one_graph_at_a_time(seed):
+    rng = np.random.default_rng(seed)
+    inputs = []
+    for _ in range(12):
+        n = int(rng.integers(1, 9))
+        m = int(rng.integers(0, 3 * n))
+        r, c = rng.integers(0, n, m), rng.integers(0, n, m)
+        w = rng.choice([0.0, 1.0, 2.5], m)  # explicit zeros too
+        # Duplicated entries in COO form, both directions, and a tiny asymmetry now and then.
+        rows, cols = np.r_[r, c, r], np.r_[c, r, r]
+        weights = np.r_[w, w, np.zeros(m)] * (1 + rng.choice([0, 1e-13], 3 * m))
+        A = sp.coo_matrix((weights, (rows, cols)), shape=(n, n))
+        inputs.append(A if rng.random() < 0.5 else A.tocsr())
+    packed = check_graphs(inputs)
+    for g, a in enumerate(inputs):
+        e = slice(packed.edge_offsets[g], packed.edge_offsets[g + 1])
+        r, c, w = canonical_by_scipy(a)
+        assert np.array_equal(packed.rows[e], r) and np.array_equal(packed.cols[e], c)
+        assert np.allclose(packed.weights[e], w, rtol=1e-15, atol=0)
+
+
+def test_asymmetric_graph_is_named_with_its_local_entry():
+    B = cycle(4)
+    B[2, 3] = 0.5
+    with pytest.raises(ValueError, match=r"X\[2\] adjacency is not symmetric \(entries \(2, 3\) and \(3, 2\)"):
+        check_graphs([cycle(3), star(5), B, cycle(6)])
+
+
 def test_mutag_loader():
     from pyd2ke.datasets import load_mutag
 

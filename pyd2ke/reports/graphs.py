@@ -60,7 +60,7 @@ def rge_fold(make, X_train, y_train, X_test, y_test, label_scales=RGE_LABEL_SCAL
         R = model.n_components_
         D_train = model.transform(X_train) * np.sqrt(R)
         D_test = model.transform(X_test) * np.sqrt(R)
-        gamma_auto = 1.0 / np.median(D_train[: min(256, len(D_train))])
+        gamma_auto = 1.0 / np.median(D_train)  # all training rows: a prefix may hold one class only
         for factor in gamma_factors:
             gamma = factor * gamma_auto
             Z_train = np.exp(-gamma * D_train) / np.sqrt(R)
