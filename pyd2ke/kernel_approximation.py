@@ -19,6 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, clone
 from sklearn.exceptions import NotFittedError
+from sklearn.kernel_approximation import RBFSampler
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -42,6 +43,9 @@ _MAX_DEGREE = 1 << 12
 # 7-17 % less time than 8 MiB for inputs of 32 and 128 dimensions, and the
 # same for 2048 and 8192 (one thread, interleaved calls).
 _CHUNK_BYTES = 1 << 20
+# Bytes of the stacked inner features of a chunk (rows x factors x inner
+# width) when the per-factor inner maps are RBFSamplers.
+_STACKED_BYTES = 1 << 25
 
 
 def _binomial(n, k):
@@ -87,10 +91,13 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         linear. Fit and transform then cost sum(degrees_) inner maps (about
         n_components with p=2), so keep the inner map small:
         ``n_components=1`` is the paper's scalar feature W, more components
-        lower each factor's variance (measured, one thread, 20000 x 20
-        inputs, n_components=1000, kernel="exp": fit 3.0 s and transform
-        8.0 s with RBFSampler(n_components=1), 3.9 s and 21.5 s with 10
-        components; 0.3 s in all without inner). An inner map without ``random_state``
+        lower each factor's variance. RBFSampler copies are evaluated for
+        all factors by one matrix product; other maps by one call per
+        factor and chunk (measured, one thread, 20000 x 20 inputs,
+        n_components=1000, kernel="exp", on a loaded machine: fit 2-3 s;
+        transform 2.0-2.6 s with RBFSampler(n_components=1), 4.9-6.3 s map
+        by map; 13.5-17.7 s with 10 components, 21-24 s map by map; 0.3 s in
+        all without inner). An inner map without ``random_state``
         is deterministic and is fitted once (a pre-fitted one is used as it
         is) and shared, which is exact. For kernel="vovk_inf", K_inner(x, x)
         < 1 is then up to the caller (only a shared map's output is checked).
@@ -251,6 +258,24 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
             return X
         return self.inner_maps_[0].transform(X)
 
+    def _stacked_fourier(self):
+        """The per-factor maps as one RBFSampler when they all are fitted
+        RBFSamplers of one width: (weights (n_features, n_factors * k),
+        offsets, scale). Their features then come from one matrix product
+        per chunk instead of a Python call per factor (2.4x faster with one
+        component per map, 1.4x with ten; the same features to rounding)."""
+        if self._shared_inner():
+            return None
+        maps = self.inner_maps_[: self.rademacher_.shape[1]]
+        if not maps or any(type(m) is not RBFSampler for m in maps):
+            return None
+        k = maps[0].random_weights_.shape[1]
+        if any(m.random_weights_.shape[1] != k for m in maps):
+            return None
+        weights = np.concatenate([m.random_weights_ for m in maps], axis=1)
+        offsets = np.concatenate([m.random_offset_ for m in maps])
+        return pad_columns(weights), offsets, math.sqrt(2.0) / math.sqrt(k)
+
     def _fit_inner_maps(self, X, n_factors, rng):
         """One fitted inner map, or n_factors (+1 with h01) independent copies."""
         if "random_state" not in self.inner.get_params():
@@ -352,6 +377,9 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         # amortise it (32x the bytes: 4096 rows for 1000 factors).
         chunk_bytes = _CHUNK_BYTES if shared else 32 * _CHUNK_BYTES
         rows = int(np.clip(chunk_bytes // max(1, W.shape[1] * dtype.itemsize), 64, 8192))
+        stacked = self._stacked_fourier()
+        if stacked is not None:
+            rows = int(np.clip(_STACKED_BYTES // (8 * stacked[0].shape[1]), 64, rows))
         chunks = [(start, min(n, start + rows)) for start in range(0, n, rows)]
 
         def buffers():
@@ -364,7 +392,18 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
             P_buffer, Z_buffer = state
             block = Xi[start:stop]
             P = P_buffer[: stop - start]
-            if not shared:
+            if stacked is not None:
+                # z_c(x) = scale cos(x V_c + b_c) for every factor c at once, then z_c(x) . w_c.
+                weights, offsets, fourier_scale = stacked
+                n_factors, k = self.rademacher_.shape[1], self.rademacher_.shape[0]
+                dense = block.toarray() if sp.issparse(block) else block
+                Zi = matmul_rows(dense, weights, columns=len(offsets))
+                Zi = np.cos(Zi + offsets)
+                Zi *= fourier_scale
+                P[:, :n_factors] = np.einsum("rfk,kf->rf", Zi.reshape(stop - start, n_factors, k),
+                                             self.rademacher_.astype(np.float64))
+                P[:, n_factors:] = 0
+            elif not shared:
                 # Factor c reads its own inner map: z_c(x) . w_c, one column at a time.
                 n_factors = self.rademacher_.shape[1]
                 for c in range(n_factors):

@@ -15,7 +15,9 @@ another order, so their keys (REORDERED) are always compared that way, never by
 digest.
 
 To record again (only when a change of output is intended and explained):
-``PYD2KE_GOLDEN_WRITE=1 pytest tests/test_golden.py``.
+``PYD2KE_GOLDEN_WRITE=1 pytest tests/test_golden.py``; to record only some
+keys, keeping the others' stored values, name them (prefixes, commas):
+``PYD2KE_GOLDEN_WRITE=estimator/rse-bss,estimator/maclaurin-inner/float64``.
 """
 
 import hashlib
@@ -34,7 +36,7 @@ from pyd2ke.distances import pairwise_distances
 
 GOLDEN = Path(__file__).parent / "golden" / "outputs.npz"
 N = 13  # odd: the last row of a dense product takes the odd-row path
-WRITE = os.environ.get("PYD2KE_GOLDEN_WRITE") == "1"
+WRITE = os.environ.get("PYD2KE_GOLDEN_WRITE", "")
 # Representative sets larger than N objects warn; that is part of what is recorded.
 REORDERED = ("estimator/density-", "estimator/mmd/")
 pytestmark = pytest.mark.filterwarnings("ignore:n_components=.* is larger than the number of fit objects")
@@ -187,9 +189,16 @@ def outputs():
 def test_golden_outputs(outputs):
     if WRITE:
         GOLDEN.parent.mkdir(exist_ok=True)
-        digests = np.array([f"{k}={_digest(v)}" for k, v in sorted(outputs.items())])
-        np.savez_compressed(GOLDEN, __machine__=np.array(_machine()), __digests__=digests, **outputs)
-        pytest.skip(f"recorded {len(outputs)} golden outputs in {GOLDEN}")
+        recorded = dict(outputs)
+        if WRITE != "1":  # only the named keys
+            prefixes = tuple(WRITE.split(","))
+            with np.load(GOLDEN) as stored:
+                kept = {k: stored[k] for k in stored.files if not k.startswith("__")}
+            recorded = {k: (v if k.startswith(prefixes) else kept[k]) for k, v in outputs.items()}
+        digests = np.array([f"{k}={_digest(v)}" for k, v in sorted(recorded.items())])
+        np.savez_compressed(GOLDEN, __machine__=np.array(_machine()), __digests__=digests, **recorded)
+        changed = sum(k.startswith(prefixes) for k in outputs) if WRITE != "1" else len(outputs)
+        pytest.skip(f"recorded {changed} of {len(outputs)} golden outputs in {GOLDEN}")
     with np.load(GOLDEN) as stored:
         recorded_on = str(stored["__machine__"])
         digests = dict(line.split("=", 1) for line in stored["__digests__"])

@@ -181,6 +181,23 @@ def test_compositional_kernel_is_unbiased(params, f):
     assert z.max() < 4.5, z.round(1)
 
 
+@pytest.mark.parametrize("h01", [False, True])
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("k", [1, 3])
+def test_stacked_fourier_inner_maps_equal_the_maps_one_by_one(k, sparse, h01):
+    """RBFSampler inner maps are evaluated for all factors by one product:
+    the same features as calling each fitted map, within rounding."""
+    X = unit_sphere(70, 5, seed=2)  # more rows than one product's minimum height
+    rm = RandomMaclaurin(60, kernel="exp", h01=h01, inner=RBFSampler(gamma=0.5, n_components=k),
+                         random_state=0).fit(X)
+    assert rm._stacked_fourier() is not None
+    Xin = sp.csr_matrix(X) if sparse else X
+    fast = rm.transform(Xin)
+    rm._stacked_fourier = lambda: None  # the map-by-map path
+    slow = rm.transform(Xin)
+    assert np.allclose(fast, slow, rtol=1e-12, atol=1e-12 * np.abs(slow).max())
+
+
 def test_compositional_kernel_draws_a_map_per_factor():
     X = unit_sphere(40, 5)
     inner = RBFSampler(gamma=0.5, n_components=3, random_state=0)
