@@ -41,7 +41,7 @@ class DensityKernelFeatures(_SampleSetTransformer):
         "js": Jensen-Shannon (natural log, so d^2 <= ln 2);
         "hellinger": squared Hellinger (sqrt p - sqrt q)^2 / 2 (mu is a
         point mass at 0, so one lambda and no imaginary part are used and
-        n_lambdas is ignored); "tv": total variation |p - q|;
+        n_lambdas is ignored); "tv": total variation ``|p - q|``;
         "l2": (p - q)^2, i.e. psi(p) = p (Oliva et al. 2014; the paper's L2
         baseline; n_lambdas is ignored).
     n_components : int, default=1000
@@ -53,9 +53,9 @@ class DensityKernelFeatures(_SampleSetTransformer):
         0.974-0.989 over random_state with M = 5 and 0.983-0.991 with M = 10
         (benchmarks/density_report.py).
     basis_size : int or None, default=None
-        Number |V| of basis functions per psi component; None: 10^l (the
+        Number ``|V|`` of basis functions per psi component; None: 10^l (the
         paper's rule of thumb) for l <= 3 (an error beyond: pass it). The
-        indices are the |V| multi-indices of smallest |alpha|^2.
+        indices are the ``|V|`` multi-indices of smallest ``|alpha|^2``.
     n_integration_points : int or None, default=None
         Number n_e of integration points. With integration="grid" it is
         rounded to a power side^l; None: the smallest side that resolves
@@ -101,16 +101,16 @@ class DensityKernelFeatures(_SampleSetTransformer):
         The lambdas drawn (empty for "l2", [0.] for "hellinger").
     measure_mass_ : float
         Z, the total mass of the lambda measure (1 for "l2").
-    basis_indices_ : ndarray of int, shape (|V|, l)
+    basis_indices_ : ndarray of int, shape ``(|V|, l)``
     integration_points_ : ndarray of shape (n_e, l)
     bandwidth_ : float
     sigma_ : float
-    random_weights_ : ndarray of shape (n_projection_features_, n_components / 2)
+    random_weights_ : ndarray of shape ``(n_projection_features_, n_components / 2)``
         The RBF frequencies, N(0, sigma_^-2).
     n_projection_features_ : int
-        Width of A(p): 2 M |V| ("js", "tv") or |V| ("hellinger", "l2").
+        Width of A(p): ``2 M |V|`` ("js", "tv") or ``|V|`` ("hellinger", "l2").
     data_min_, data_range_ : ndarray of shape (l,)
-        The fit-time scaling x -> (x - data_min_) / data_range_.
+        The fit-time scaling ``x -> (x - data_min_) / data_range_``.
     n_dims_ : int
     n_components_ : int
 
@@ -282,8 +282,8 @@ class DensityKernelFeatures(_SampleSetTransformer):
 
         Returns
         -------
-        A : ndarray of shape (n_sets, n_projection_features_), float64
-            Blocks of |V| coefficients, one block per psi component:
+        A : ndarray of shape ``(n_sets, n_projection_features_)``, float64
+            Blocks of ``|V|`` coefficients, one block per psi component:
             Re for lambda_1..lambda_M, then Im for lambda_1..lambda_M.
         """
         check_is_fitted(self, "random_weights_")
