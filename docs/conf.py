@@ -4,8 +4,6 @@ Build (from the repository root, with the package installed):
     pip install ".[docs]" && sphinx-build -W -b html docs docs/_build/html
 """
 
-import os
-
 import pyd2ke
 
 project = "pyd2ke"
@@ -50,8 +48,8 @@ html_theme_options = {
     "show_toc_level": 2,
 }
 
-# The gallery: every examples/plot_*.py runs during the build on 2 threads.
-os.environ.setdefault("OMP_NUM_THREADS", "2")
+# The gallery: every examples/plot_*.py runs during the build (each passes
+# n_jobs=2 itself).
 sphinx_gallery_conf = {
     "examples_dirs": ["../examples"],
     "gallery_dirs": ["auto_examples"],
