@@ -47,6 +47,10 @@ html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
 }
+html_static_path = ["_static"]
+html_css_files = ["pyd2ke.css"]
+# Pages without sub-pages need no left sidebar.
+html_sidebars = {"index": [], "results*": [], "architecture": []}
 
 # The gallery: every examples/plot_*.py runs during the build (each passes
 # n_jobs=2 itself).
