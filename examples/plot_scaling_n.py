@@ -104,6 +104,14 @@ fig.tight_layout()
 plt.show()
 
 # %%
+# Read the two panels together. At these N an SVM on the exact kernel is
+# both cheap and accurate: its ``N x N`` matrix is small, and every training
+# string serves as a "feature". The right panel shows why that does not
+# last: the exact matrix grows quadratically while the random features grow
+# linearly, so beyond the N where the curves cross (printed above) the
+# features remain the affordable route (and R can grow with the budget: see
+# the accuracy against R in :ref:`sphx_glr_auto_examples_plot_rse_dna.py`).
+#
 # The slopes of the right panel on a log-log scale, fitted to the runs
 # above (a slope of 2 is quadratic growth, 1 linear; at the smallest N the
 # threads are not yet fully busy, which flattens the slopes a little).
