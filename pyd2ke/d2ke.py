@@ -180,7 +180,7 @@ class D2KEBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
 
         Returns
         -------
-        Z : ndarray of shape (n_objects, n_components_), C-contiguous
+        Z : ndarray of shape (n_objects, ``n_components_``), C-contiguous
         """
         check_is_fitted(self, "random_objects_")
         dtype = check_dtype(self.dtype)

@@ -28,7 +28,7 @@ def pairwise_distances(X, Y=None, metric="levenshtein", n_jobs=None, dtype=np.fl
         "levenshtein": unit-cost edit distance on code points (str) or bytes.
         "dtw": dynamic time warping with the Euclidean norm across channels as
         ground cost, summed along the path (no normalisation, no final sqrt).
-        "hausdorff": max(max_a min_b |a - b|, max_b min_a |a - b|).
+        "hausdorff": ``max(max_a min_b |a - b|, max_b min_a |a - b|)``.
         "modified_hausdorff": the same with means in place of the outer maxima
         (Dubuisson & Jain). "emd": the exact Earth Mover's distance between
         the weight distributions (each normalised to sum 1) with Euclidean

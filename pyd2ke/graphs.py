@@ -66,9 +66,9 @@ class RandomGraphEmbedding(D2KEBase):
     verbose : int, default=0
         When > 0, ``transform`` reports its progress to stderr, one line per chunk.
 
-    Input
+    Notes
     -----
-    A list of graphs, each a square symmetric adjacency matrix with weights
+    Input: a list of graphs, each a square symmetric adjacency matrix with weights
     >= 0 (scipy.sparse or dense), or a pair (adjacency, node data) where node
     data is a 1-D array of non-negative integer labels or a 2-D array
     (n_nodes, dim) of real attributes (all graphs alike), or a networkx graph

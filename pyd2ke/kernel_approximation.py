@@ -112,8 +112,8 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
     degrees_ : ndarray of int, shape (n_components,)
         The degree N of each random feature (features are ordered by degree).
     coefficients_ : ndarray
-        a_n for n = 0..max(degrees_) (and 0, 1 with h01).
-    rademacher_ : ndarray of int8, shape (n_features_in_, sum(degrees_))
+        a_n for n = 0, ..., ``max(degrees_)`` (and 0, 1 with h01).
+    rademacher_ : ndarray of int8, shape ``(n_features_in_, sum(degrees_))``
         The Rademacher vectors, grouped by degree.
     n_features_in_ : int
     inner_maps_ : list of estimators or None

@@ -24,7 +24,7 @@ class RandomSetEmbedding(D2KEBase):
         Number of random sets R (= number of output features).
     metric : {"modified_hausdorff", "hausdorff"}, default="modified_hausdorff"
         Modified Hausdorff (Dubuisson & Jain):
-        max(mean_a min_b |a - b|, mean_b min_a |a - b|); Hausdorff: the same
+        ``max(mean_a min_b |a - b|, mean_b min_a |a - b|)``; Hausdorff: the same
         with max in place of mean.
     min_size, max_size : int, default=3, 15
         Random set sizes are uniform on {min_size, ..., max_size}.

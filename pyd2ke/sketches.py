@@ -219,7 +219,7 @@ class CGKEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
     seed_ : int
         Seed of the walk bits.
     n_features_out_ : int
-        output_length_ * (len(alphabet_) + 2) for the one-hot output.
+        ``output_length_ * (len(alphabet_) + 2)`` for the one-hot output.
     """
 
     PAD = int(_core.CGK_PAD)
@@ -265,7 +265,7 @@ class CGKEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         return np.split(symbols, offsets[1:-1])
 
     def transform(self, X):
-        """Walks of length output_length_, one-hot encoded or as symbols."""
+        """Walks of length ``output_length_``, one-hot encoded or as symbols."""
         check_is_fitted(self, "seed_")
         self._check_params()
         strings, is_bytes = _check_nonempty_strings(X)

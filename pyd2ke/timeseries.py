@@ -66,7 +66,7 @@ class RandomWarpingSeries(D2KEBase):
         Scale of the soft kernel. "auto" uses 1 / median DTW distance between
         (up to 256) fit series and the random series.
     window : int or None, default=None
-        Sakoe-Chiba half-width, widened to |L - D| for each pair so that a
+        Sakoe-Chiba half-width, widened to ``|L - D|`` for each pair so that a
         warping path always exists; None for no window.
     random_state : int, RandomState instance or None, default=None
     n_jobs : int or None, default=None

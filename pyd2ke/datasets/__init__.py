@@ -109,14 +109,16 @@ def load_bbc_news():
 
     Returns
     -------
-    data : sklearn.utils.Bunch with
-        embeddings : ndarray (26591, 50) float32, the GloVe vector of each word
-        vocabulary : list of str
-        bow_train, bow_test : scipy.sparse.csr_matrix (n_documents, 26591) of
-            word counts, the input of ``WordMoversEmbedding(embeddings=...)``
-        X_train, X_test : lists of (word vectors, counts) pairs, the same
-            documents in the pair form
-        y_train, y_test : lists of str, classes, description
+    data : sklearn.utils.Bunch
+        With the keys:
+
+        - embeddings: ndarray (26591, 50) float32, the GloVe vector of each word;
+        - vocabulary: list of str;
+        - bow_train, bow_test: scipy.sparse.csr_matrix (n_documents, 26591) of
+          word counts, the input of ``WordMoversEmbedding(embeddings=...)``;
+        - X_train, X_test: lists of (word vectors, counts) pairs, the same
+          documents in the pair form;
+        - y_train, y_test: lists of str; classes; description.
     """
     import scipy.sparse as sp
 
@@ -212,15 +214,17 @@ def load_mutag():
 
     Returns
     -------
-    data : sklearn.utils.Bunch with
-        graphs : list of (adjacency scipy.sparse.csr_matrix (n, n) of 0/1,
-            node labels int64 (n,)) pairs, 10-28 nodes; the input of
-            ``RandomGraphEmbedding``
-        edge_labels : list of csr_matrix (n, n) of the bond types + 1
-            (1 aromatic, 2 single, 3 double, 4 triple; 0: no bond)
-        y : ndarray of int (188,), 1 or -1
-        node_label_names, edge_label_names : list of str
-        classes : list of int, description : str
+    data : sklearn.utils.Bunch
+        With the keys:
+
+        - graphs: list of (adjacency scipy.sparse.csr_matrix (n, n) of 0/1,
+          node labels int64 (n,)) pairs, 10-28 nodes; the input of
+          ``RandomGraphEmbedding``;
+        - edge_labels: list of csr_matrix (n, n) of the bond types + 1
+          (1 aromatic, 2 single, 3 double, 4 triple; 0: no bond);
+        - y: ndarray of int (188,), 1 or -1;
+        - node_label_names, edge_label_names: list of str;
+        - classes: list of int; description: str.
     """
     import scipy.sparse as sp
 

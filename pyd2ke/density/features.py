@@ -41,8 +41,8 @@ class DensityKernelFeatures(_SampleSetTransformer):
         "js": Jensen-Shannon (natural log, so d^2 <= ln 2);
         "hellinger": squared Hellinger (sqrt p - sqrt q)^2 / 2 (mu is a
         point mass at 0, so one lambda and no imaginary part are used and
-        n_lambdas is ignored); "tv": total variation |p - q|, i.e. d^2 =
-        int |p - q| = 2 TV (underestimated by the basis truncation: see
+        n_lambdas is ignored); "tv": total variation ``|p - q|``, i.e. d^2 =
+        ``int |p - q|`` = 2 TV (underestimated by the basis truncation: see
         basis_size);
         "l2": (p - q)^2, i.e. psi(p) = p (Oliva et al. 2014; the paper's L2
         baseline; n_lambdas is ignored).
@@ -55,25 +55,25 @@ class DensityKernelFeatures(_SampleSetTransformer):
         0.974-0.989 over random_state with M = 5 and 0.983-0.991 with M = 10
         (benchmarks/density_report.py).
     basis_size : int or None, default=None
-        Number |V| of basis functions per psi component; None: 10^l (the
+        Number ``|V|`` of basis functions per psi component; None: 10^l (the
         paper's rule of thumb) for l <= 3 (an error beyond: pass it). The
-        indices are the |V| multi-indices of smallest |alpha|^2.
+        indices are the ``|V|`` multi-indices of smallest ``|alpha|^2``.
 
         The truncation makes the "tv" distance too small. Measured on 1-D Gaussians N(0, 1) and N(mu, 1)
-        (benchmarks/tv_truncation.py; d^2 = int |p - q| = 2 TV; default
+        (benchmarks/tv_truncation.py; d^2 = ``int |p - q|`` = 2 TV; default
         bandwidth): with 2000 points per set and 200 lambdas, to isolate the
-        truncation, the implied int |p - q| is 43 / 81 / 92 / 98 / 100 % of
+        truncation, the implied ``int |p - q|`` is 43 / 81 / 92 / 98 / 100 % of
         the true 0.70 (TV 0.35) with basis_size 5 / 10 / 20 / 40 / 80, and
         69 / 87 / 94 / 97 / 98 % of the true 1.40 (TV 0.70). With the
-        defaults (n_lambdas=5, |V| = 10 for l = 1) and 200 points per set,
+        defaults (n_lambdas=5, ``|V| = 10`` for l = 1) and 200 points per set,
         over 10 seeds, it is 79 % (0.55 +- 0.21) of 0.70 and 82 % (TV
         0.57 +- 0.11) of 1.40; 88-90 % with basis_size=20, 92 % with 40
-        (where it meets the KDEs' own int |p - q|, 91-95 % of the truth:
+        (where it meets the KDEs' own ``int |p - q|``, 91-95 % of the truth:
         the rest is KDE smoothing). The kernel exp(-d^2 / 2) (sigma = 1) is
-        then 0.76 for a true 0.70 and 0.56 for 0.50 at the default |V|, and
+        then 0.76 for a true 0.70 and 0.56 for 0.50 at the default ``|V|``, and
         the spread from the 5 lambdas is larger than the truncation bias
         from basis_size 20 up. For "tv" in one dimension basis_size=40 keeps
-        the bias under 10 % at 4 times the width of A (2 M |V|); higher
+        the bias under 10 % at 4 times the width of A (``2 M |V|``); higher
         dimensions were not measured.
     n_integration_points : int or None, default=None
         Number n_e of integration points. With integration="grid" it is
@@ -120,16 +120,16 @@ class DensityKernelFeatures(_SampleSetTransformer):
         The lambdas drawn (empty for "l2", [0.] for "hellinger").
     measure_mass_ : float
         Z, the total mass of the lambda measure (1 for "l2").
-    basis_indices_ : ndarray of int, shape (|V|, l)
+    basis_indices_ : ndarray of int, shape ``(|V|, l)``
     integration_points_ : ndarray of shape (n_e, l)
     bandwidth_ : float
     sigma_ : float
-    random_weights_ : ndarray of shape (n_projection_features_, n_components / 2)
+    random_weights_ : ndarray of shape ``(n_projection_features_, n_components / 2)``
         The RBF frequencies, N(0, sigma_^-2).
     n_projection_features_ : int
-        Width of A(p): 2 M |V| ("js", "tv") or |V| ("hellinger", "l2").
+        Width of A(p): ``2 M |V|`` ("js", "tv") or ``|V|`` ("hellinger", "l2").
     data_min_, data_range_ : ndarray of shape (l,)
-        The fit-time scaling x -> (x - data_min_) / data_range_.
+        The fit-time scaling ``x -> (x - data_min_) / data_range_``.
     n_dims_ : int
     n_components_ : int
 
@@ -301,8 +301,8 @@ class DensityKernelFeatures(_SampleSetTransformer):
 
         Returns
         -------
-        A : ndarray of shape (n_sets, n_projection_features_), float64
-            Blocks of |V| coefficients, one block per psi component:
+        A : ndarray of shape ``(n_sets, n_projection_features_)``, float64
+            Blocks of ``|V|`` coefficients, one block per psi component:
             Re for lambda_1..lambda_M, then Im for lambda_1..lambda_M.
         """
         check_is_fitted(self, "random_weights_")

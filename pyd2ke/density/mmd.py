@@ -40,7 +40,7 @@ class MeanEmbeddingFeatures(_SampleSetTransformer):
     Attributes
     ----------
     base_bandwidth_, sigma_ : float
-    base_weights_ : ndarray of shape (n_dims_, n_base_components / 2)
+    base_weights_ : ndarray of shape ``(n_dims_, n_base_components / 2)``
     random_weights_ : ndarray of shape (n_base_components, n_components / 2)
     data_min_, data_range_ : ndarray of shape (l,)
     n_dims_, n_components_ : int
