@@ -66,8 +66,11 @@ void test_tables() {
     using Simplex = pyd2ke::detail::TransportSimplexTable;
     using pyd2ke::SimdLevel;
     CHECK(simd_table<Simplex>(SimdLevel::sse2).make == simd_table<Simplex>(SimdLevel::scalar).make);
-    CHECK(simd_table<Simplex>(SimdLevel::avx512).make == simd_table<Simplex>(SimdLevel::avx2).make);
-    CHECK(simd_table<Simplex>(SimdLevel::avx2).make != simd_table<Simplex>(SimdLevel::scalar).make);
+    // Only the levels this CPU runs have their own tables.
+    if (pyd2ke::detect_simd_level() >= SimdLevel::avx2)
+        CHECK(simd_table<Simplex>(SimdLevel::avx2).make != simd_table<Simplex>(SimdLevel::scalar).make);
+    if (pyd2ke::detect_simd_level() >= SimdLevel::avx512)
+        CHECK(simd_table<Simplex>(SimdLevel::avx512).make == simd_table<Simplex>(SimdLevel::avx2).make);
 #endif
 }
 

@@ -18,8 +18,8 @@
 //
 // Dispatching: each body defines, in its ISA namespace, the kernel table of
 // that ISA, `Table kernel_table(SimdTableTag<Table>, Isa)`. simd_table<Table>
-// builds the table of every level once and returns the one of the level
-// asked for; a body may map a level to another ISA's table when its own
+// builds the table of every level the CPU runs once and returns the one of
+// the level asked for; a body may map a level to another ISA's table when its own
 // build would not pay (it says why).
 //
 // The first part of this file is guarded; the second runs for every kernel
@@ -84,17 +84,28 @@ struct Isa {
 template <class Table>
 struct SimdTableTag {};
 
+// The kernel table of Isa if this CPU runs Isa, else `fallback`. A
+// kernel_table is compiled for its ISA, so even building the table may use
+// that ISA's instructions (GCC fills it with VEX moves under the AVX2 target:
+// an illegal instruction on a CPU without AVX).
+template <class Table, class Isa>
+Table runnable_kernel_table(const Table& fallback) {
+    return detect_simd_level() >= Isa::level ? kernel_table(SimdTableTag<Table>{}, Isa{}) : fallback;
+}
+
 // The kernel table of `level` (a level require_simd_level accepted). The
-// tables of all levels are built on first use; kernel_table is found by
+// tables of the levels this CPU runs are built on first use, the others hold
+// the scalar table and are never asked for; kernel_table is found by
 // argument-dependent lookup in the ISA's namespace.
 template <class Table>
 const Table& simd_table(SimdLevel level) {
+    static const Table scalar = kernel_table(SimdTableTag<Table>{}, simd_scalar::Isa{});
     static const Table tables[] = {
-        kernel_table(SimdTableTag<Table>{}, simd_scalar::Isa{}),
+        scalar,
 #if PYD2KE_X86_DISPATCH
-        kernel_table(SimdTableTag<Table>{}, simd_sse2::Isa{}),
-        kernel_table(SimdTableTag<Table>{}, simd_avx2::Isa{}),
-        kernel_table(SimdTableTag<Table>{}, simd_avx512::Isa{}),
+        runnable_kernel_table<Table, simd_sse2::Isa>(scalar),
+        runnable_kernel_table<Table, simd_avx2::Isa>(scalar),
+        runnable_kernel_table<Table, simd_avx512::Isa>(scalar),
 #endif
     };
     constexpr int count = static_cast<int>(sizeof(tables) / sizeof(tables[0]));
