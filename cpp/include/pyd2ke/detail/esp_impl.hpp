@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "../core/bits.hpp"
 #include "../core/config.hpp"
 #include "counter_hash.hpp"
 
@@ -62,7 +63,7 @@ inline void esp_pair_blocks(const std::uint64_t* x, std::size_t n, std::vector<s
 // + bit of x_0), which still differs from label_1.
 template <class X>
 PYD2KE_ALWAYS_INLINE std::uint8_t esp_reduce(X left, X self) {
-    const int p = __builtin_ctzll(static_cast<std::uint64_t>(left ^ self));
+    const int p = trailing_zeros64(static_cast<std::uint64_t>(left ^ self));
     return static_cast<std::uint8_t>(2 * p + ((self >> p) & 1u));
 }
 

@@ -11,20 +11,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "../core/bits.hpp"
 #include "symbol_table.hpp"
 
 namespace pyd2ke {
 namespace detail {
-
-inline int popcount64(std::uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_popcountll(x);
-#else
-    int c = 0;
-    for (; x; x &= x - 1) ++c;
-    return c;
-#endif
-}
 
 inline std::uint64_t low_bits_mask(std::size_t bits) {
     return bits >= 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << bits) - 1);
