@@ -22,9 +22,10 @@ from pathlib import Path
 
 DESCRIPTION = """\
 The main job: embed a bundled real dataset with random features, train a
-linear model on them and compare accuracy and time with an exact-distance
-baseline; then time both on growing numbers of objects, to show where each
-one is the better choice.
+linear model on them, compare accuracy and time with an exact-distance
+baseline and say which one is the better choice there. For strings (the
+default) it also times both on growing numbers of strings, to show from
+which number on the method is the faster.
 
 Subcommands (each with its own --help):
   reproduce   every method on every bundled dataset against the papers' baselines
@@ -105,7 +106,7 @@ def main(argv=None):
                         help="number of random objects R, the length of each feature vector "
                              f"(default: {tasks.DEFAULT_COMPONENTS_HELP})")
     parser.add_argument("--n-jobs", type=int, default=None, help="threads (default: all cores)")
-    parser.add_argument("--search", action="store_true", help="choose parameters by CV on the training set")
+    parser.add_argument("--search", action="store_true", help="choose the parameters by CV on the training set (strings task only)")
     args = parser.parse_args(argv)
     return tasks.main(args.task, n_components=args.n_components, n_jobs=args.n_jobs, search=args.search)
 

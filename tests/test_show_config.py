@@ -85,7 +85,7 @@ def test_help_is_whole_and_names_the_command(capsys, monkeypatch):
     assert "python -m pyd2ke" not in text
     # The description is whole sentences, and every subcommand is listed.
     description = text.split("\n\n")[1]
-    assert description.rstrip().endswith("the better choice.")
+    assert description.rstrip().endswith("the method is the faster.")
     for subcommand in ("reproduce", "scaling", "info"):
         assert f"  {subcommand}  " in text
     monkeypatch.setattr(sys, "argv", [str(PACKAGE / "__main__.py")])
