@@ -138,3 +138,14 @@ def test_verdict_says_when_the_method_is_not_the_better_choice():
     assert verdict(method, baseline).startswith("On this task WME is not the better choice: it is less accurate "
                                                 "(0.9000 against 0.9500 for tf-idf + linear SVM) and 15.0 times slower")
     assert "wins outright" in verdict({**method, "accuracy": 0.97, "fit": 0.05, "predict": 0.05}, baseline)
+
+
+def test_sweep_lines_state_only_what_was_measured():
+    from pyd2ke.reports.tasks import sweep_lines
+
+    rows = [(1000, 600, 0.10, 0.02), (2000, 1200, 0.20, 0.08), (4000, 2400, 0.40, 0.50), (8000, 4800, 0.80, 2.00)]
+    text = "\n".join(sweep_lines(rows, 25, 1024))
+    assert "RSE is the faster from N = 4000 training strings on (0.40 s against 0.50 s), and the gap grows" in text
+    assert "(k-NN takes 2.5 times as long at N = 8000)" in text
+    text = "\n".join(sweep_lines(rows[:2], 25, 1024))
+    assert "Exact k-NN stayed the faster up to N = 2000 (0.08 s against 0.20 s for RSE) in this run." in text
