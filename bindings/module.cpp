@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <stdexcept>
+#include <string>
 
 #include <pyd2ke/pyd2ke.hpp>
 
@@ -14,6 +15,19 @@ namespace py = pybind11;
 void bind_distance(py::module_& m);
 void bind_features(py::module_& m);
 void bind_sketch(py::module_& m);
+
+// The compiler that built this module (and so the header-only core in it).
+static std::string compiler_name() {
+#if defined(__clang__)
+    return std::string("clang ") + __clang_version__;
+#elif defined(__GNUC__)
+    return std::string("gcc ") + __VERSION__;
+#elif defined(_MSC_VER)
+    return "MSVC " + std::to_string(_MSC_VER);
+#else
+    return "unknown";
+#endif
+}
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "pyd2ke compiled core (C++17, header-only library pyd2ke::pyd2ke)";
@@ -36,9 +50,12 @@ PYBIND11_MODULE(_core, m) {
         info["version"] = PYD2KE_VERSION_STRING;
         info["openmp"] = pyd2ke::has_openmp();
         info["simd"] = pyd2ke::simd_level_name(pyd2ke::detect_simd_level());
-        py::list levels;
+        py::list levels, compiled;
         for (pyd2ke::SimdLevel l : pyd2ke::supported_simd_levels()) levels.append(pyd2ke::simd_level_name(l));
-        info["simd_levels"] = levels;
+        for (pyd2ke::SimdLevel l : pyd2ke::compiled_simd_levels()) compiled.append(pyd2ke::simd_level_name(l));
+        info["simd_levels"] = levels;       // the compiled levels this CPU runs
+        info["simd_compiled"] = compiled;   // every level the build carries
+        info["compiler"] = compiler_name();
         return info;
     });
     bind_distance(m);

@@ -6,13 +6,20 @@ from pathlib import Path
 
 try:
     from . import _core
-except ImportError as error:  # the source folder, not an installed package
+except ImportError:
+    if any(Path(__file__).parent.glob("_core*")):
+        raise  # a compiled core that does not load: its own error says why
+    # The source folder, not an installed package. Python's own error here
+    # ("partially initialized module ... circular import") misleads, so it is
+    # not chained; name= lets `python -m pyd2ke` print this as one line.
     raise ImportError(
         f"pyd2ke's compiled core is missing from {Path(__file__).parent}: this is the source folder, "
         "not an installed package. Install it (pip install .) and run from another folder, or use "
-        "the `pyd2ke` command, which works from anywhere."
-    ) from error
+        "the `pyd2ke` command, which works from anywhere.",
+        name=__name__,
+    ) from None
 from ._parallel import chunking
+from ._show_config import show_config
 from .baselines import RepresentativeSetEmbedding
 from .d2ke import D2KE
 from .density import DensityKernelFeatures, MeanEmbeddingFeatures
@@ -29,7 +36,9 @@ __version__ = _core.build_info()["version"]
 
 
 def build_info():
-    """Version, OpenMP and SIMD level of the compiled core."""
+    """The compiled core: version, OpenMP, the SIMD level in use (``simd``),
+    the compiled levels this CPU runs (``simd_levels``), every compiled level
+    (``simd_compiled``) and the compiler. :func:`show_config` reports more."""
     return dict(_core.build_info())
 
 
@@ -65,5 +74,6 @@ __all__ = [
     "chunking",
     "get_cmake_dir",
     "get_include",
+    "show_config",
     "__version__",
 ]

@@ -1,35 +1,68 @@
-"""The main job: embed a bundled real dataset, train a linear model, and
-compare accuracy and time with the exact-distance nearest-neighbour baseline.
+"""The ``pyd2ke`` command (also ``python -m pyd2ke``): the main job, the
+reports and the build report.
 
-    python -m pyd2ke                    # StatLog DNA with Random String Embedding
-    python -m pyd2ke --search           # re-choose the parameters by CV on the training set
-    python -m pyd2ke --task timeseries  # JapaneseVowels with Random Warping Series
-    python -m pyd2ke --task documents   # BBC News with Word Mover's Embedding
-    python -m pyd2ke --task sets        # digits as SIFT descriptor sets with RandomSetEmbedding
-    python -m pyd2ke --n-components 1024 --n-jobs 1
-
-Reports (each with its own --help):
-
-    python -m pyd2ke reproduce [--quick] [--task ...] [--out DIR]   # every method vs the papers' baselines
-    python -m pyd2ke scaling [--quick] [--out DIR]                  # embedding time against N and L, plots
+    pyd2ke                    # StatLog DNA: Random String Embedding against exact k-NN
+    pyd2ke --search           # re-choose the parameters by CV on the training set
+    pyd2ke --task timeseries  # JapaneseVowels with Random Warping Series
+    pyd2ke --task documents   # BBC News with Word Mover's Embedding
+    pyd2ke --task sets        # digits as SIFT descriptor sets with RandomSetEmbedding
+    pyd2ke --n-components 1024 --n-jobs 1
+    pyd2ke reproduce [--quick] [--task ...] [--out DIR]   # every method vs the papers' baselines
+    pyd2ke scaling [--quick] [--out DIR]                  # embedding time against N and L, plots
+    pyd2ke info               # the build and the machine (pyd2ke.show_config())
+    pyd2ke --version
 """
 
 import argparse
 import sys
+from pathlib import Path
 
 # The report code lives in pyd2ke.reports (shared with benchmarks/); it is
 # imported only when a command runs, so the library never imports it.
+
+DESCRIPTION = """\
+The main job: embed a bundled real dataset with random features, train a
+linear model on them, compare accuracy and time with an exact-distance
+baseline and say which one is the better choice there. For strings (the
+default) it also times both on growing numbers of strings, to show from
+which number on the method is the faster.
+
+Subcommands (each with its own --help):
+  reproduce   every method on every bundled dataset against the papers' baselines
+  scaling     embedding time against the number of objects N and their length L
+  info        the build and the machine: versions, SIMD levels, OpenMP, BLAS
+              (the same as pyd2ke.show_config(); paste it into bug reports)"""
+
+
+def _prog():
+    """The name the user typed: `python -m pyd2ke`, or the `pyd2ke` command."""
+    return "python -m pyd2ke" if Path(sys.argv[0]).name == "__main__.py" else "pyd2ke"
+
+
+def _info_main(argv):
+    from . import show_config
+
+    argparse.ArgumentParser(
+        prog=f"{_prog()} info",
+        description="Print the build and the machine: the pyd2ke version, the SIMD level in use and every level "
+                    "compiled in, OpenMP and its threads, the compiler, the BLAS libraries and their threads, the "
+                    "versions of Python, numpy, scipy and scikit-learn, and the platform (pyd2ke.show_config()).",
+    ).parse_args(argv)
+    show_config()
+    return 0
 
 
 def _reproduce_main(argv):
     from .reports import reproduce
 
     parser = argparse.ArgumentParser(
-        prog="python -m pyd2ke reproduce",
+        prog=f"{_prog()} reproduce",
         description="Every method on every bundled dataset against the papers' baselines (k-NN with the exact "
                     "distance, RSM, exp(-gamma d) + SVC), hyper-parameters by CV on the training part; "
                     "prints a Markdown table.")
-    parser.add_argument("--quick", action="store_true", help="subsamples, small R and grids (a few minutes)")
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run: subsamples of every dataset, small R and small grids; far shorter than "
+                             "the full run, and not the numbers to publish")
     parser.add_argument("--task", choices=sorted(reproduce.TASKS), nargs="+", default=None,
                         help="tasks to run (default: all)")
     parser.add_argument("--out", default=None, metavar="DIR", help="also write the report to DIR/results.md")
@@ -41,10 +74,10 @@ def _scaling_main(argv):
     from .reports import scaling
 
     parser = argparse.ArgumentParser(
-        prog="python -m pyd2ke scaling",
+        prog=f"{_prog()} scaling",
         description="Embedding time against N and L for each method (default parameters), log-log slopes, "
                     "and PNG plots with --out (needs matplotlib: pip install 'pyd2ke[plots]').")
-    parser.add_argument("--quick", action="store_true", help="smaller sizes (a minute or two)")
+    parser.add_argument("--quick", action="store_true", help="drop the largest size of each sweep")
     parser.add_argument("--method", choices=sorted(scaling.METHODS), nargs="+", default=None,
                         help="methods to measure (default: all)")
     parser.add_argument("--out", default=None, metavar="DIR", help="write scaling.md and the PNG plots to DIR")
@@ -52,7 +85,7 @@ def _scaling_main(argv):
     return scaling.main(parser.parse_args(argv), argv)
 
 
-SUBCOMMANDS = {"reproduce": _reproduce_main, "scaling": _scaling_main}
+SUBCOMMANDS = {"reproduce": _reproduce_main, "scaling": _scaling_main, "info": _info_main}
 
 
 def main(argv=None):
@@ -61,17 +94,19 @@ def main(argv=None):
     # original flags (`pyd2ke`, `pyd2ke --task sets`, ...).
     if argv and argv[0] in SUBCOMMANDS:
         return SUBCOMMANDS[argv[0]](argv[1:])
+    from . import __version__
     from .reports import tasks
 
-    parser = argparse.ArgumentParser(prog="python -m pyd2ke", description=__doc__.splitlines()[0],
-                                     epilog="Reports: python -m pyd2ke reproduce --help, python -m pyd2ke scaling "
-                                            "--help", formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--task", choices=sorted(tasks.TASKS), default="strings")
+    parser = argparse.ArgumentParser(prog=_prog(), description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"pyd2ke {__version__}")
+    parser.add_argument("--task", choices=sorted(tasks.TASKS), default="strings",
+                        help="the dataset and method (default: strings, StatLog DNA with Random String Embedding)")
     parser.add_argument("--n-components", type=int, default=None,
-                        help="number of random objects R (default: 4096 for strings, 512 for time series, "
-                             "2048 for documents, 1024 for sets)")
+                        help="number of random objects R, the length of each feature vector "
+                             f"(default: {tasks.DEFAULT_COMPONENTS_HELP})")
     parser.add_argument("--n-jobs", type=int, default=None, help="threads (default: all cores)")
-    parser.add_argument("--search", action="store_true", help="choose parameters by CV on the training set")
+    parser.add_argument("--search", action="store_true", help="choose the parameters by CV on the training set (strings task only)")
     args = parser.parse_args(argv)
     return tasks.main(args.task, n_components=args.n_components, n_jobs=args.n_jobs, search=args.search)
 

@@ -44,13 +44,15 @@ def test_main_job_prints_the_embedding_and_its_baseline(capsys):
     assert main(["--task", "timeseries", "--n-components", "16", "--n-jobs", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("pyd2ke ") and "SIMD" in lines[0]
-    assert lines[1].startswith("JapaneseVowels: 270 train / 370 test series")
+    assert lines[1].startswith("JapaneseVowels: 270 training and 370 test recordings")
+    assert lines[2].startswith("Random Warping Series (RWS) describes each series by 16 numbers")
     header = next(i for i, line in enumerate(lines) if line.startswith("method"))
-    assert lines[header].split() == ["method", "accuracy", "fit+embed", "s", "predict", "s"]
-    rws, one_nn = lines[header + 1:]
-    assert rws.startswith("RWS (R=16, D_max=25, direct) + LinearSVC")
-    assert one_nn.startswith("1-NN DTW (exact)")
+    assert lines[header].split() == ["method", "accuracy", "fit", "s", "predict", "s"]
+    rws, one_nn, verdict = lines[header + 1:header + 4]
+    assert rws.startswith("RWS (16 random series) + linear SVM")
+    assert one_nn.startswith("exact 1-NN, DTW")
     assert float(one_nn.split()[-3]) == pytest.approx(0.9324, abs=1e-4)  # exact: no randomness
+    assert verdict.startswith("On this task RWS ")
 
 
 def _points_and_labels(n, seed):

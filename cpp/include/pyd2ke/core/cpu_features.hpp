@@ -38,6 +38,16 @@ inline SimdLevel detect_simd_level() {
 #endif
 }
 
+// Every level this build has kernels for, lowest first (the x86 levels only
+// where PYD2KE_X86_DISPATCH compiles them), whatever this CPU runs.
+inline std::vector<SimdLevel> compiled_simd_levels() {
+#if PYD2KE_X86_DISPATCH
+    return {SimdLevel::scalar, SimdLevel::sse2, SimdLevel::avx2, SimdLevel::avx512};
+#else
+    return {SimdLevel::scalar};
+#endif
+}
+
 // Every level this machine can run, lowest first.
 inline std::vector<SimdLevel> supported_simd_levels() {
     std::vector<SimdLevel> levels{SimdLevel::scalar};
