@@ -138,3 +138,15 @@ def test_channels_must_match_fit():
         pairwise_distances(["ab"], metric="levenshtein", window=2)
     with pytest.raises(ValueError, match="does not take"):
         RepresentativeSetEmbedding(2, metric="dtw", metric_params={"radius": 1}).fit(X)
+
+
+def test_fortran_order_series_are_accepted():
+    # Multivariate series given as transposes of (channels, length) arrays (as
+    # aeon stores them) are Fortran-ordered; they once reached the compiled
+    # batch as a Fortran-order block and failed with a TypeError.
+    transposed = [np.asfortranarray(s) for s in X]
+    assert not transposed[0].flags.c_contiguous
+    est = RandomWarpingSeries(16, random_state=0)
+    np.testing.assert_array_equal(est.fit_transform(transposed), clone(est).fit_transform(X))
+    np.testing.assert_array_equal(pairwise_distances(transposed[:5], transposed[5:9], metric="dtw"),
+                                  pairwise_distances(X[:5], X[5:9], metric="dtw"))
