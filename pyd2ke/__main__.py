@@ -12,6 +12,7 @@ Reports (each with its own --help):
 
     python -m pyd2ke reproduce [--quick] [--task ...] [--out DIR]   # every method vs the papers' baselines
     python -m pyd2ke scaling [--quick] [--out DIR]                  # embedding time against N and L, plots
+    python -m pyd2ke timeseries [--quick] [--out DIR]               # RWS vs 1-NN DTW and MiniRocket (aeon)
 """
 
 import argparse
@@ -52,7 +53,23 @@ def _scaling_main(argv):
     return scaling.main(parser.parse_args(argv), argv)
 
 
-SUBCOMMANDS = {"reproduce": _reproduce_main, "scaling": _scaling_main}
+def _timeseries_main(argv):
+    from .reports import timeseries_panel
+
+    parser = argparse.ArgumentParser(
+        prog="python -m pyd2ke timeseries",
+        description="Random Warping Series against 1-NN DTW and aeon's MiniRocket on the UCR/UEA datasets aeon "
+                    "ships (needs aeon: pip install 'pyd2ke[timeseries-compare]').")
+    parser.add_argument("--quick", action="store_true", help="subsamples, R=64, one RWS setting (a minute or two)")
+    parser.add_argument("--dataset", choices=timeseries_panel.DATASETS, nargs="+", default=None,
+                        help="datasets to run (default: all)")
+    parser.add_argument("--out", default=None, metavar="DIR",
+                        help="also write the report to DIR/results_timeseries.md")
+    parser.add_argument("--n-jobs", type=int, default=1, help="threads for RWS, DTW and MiniRocket (default: 1)")
+    return timeseries_panel.main(parser.parse_args(argv), argv)
+
+
+SUBCOMMANDS = {"reproduce": _reproduce_main, "scaling": _scaling_main, "timeseries": _timeseries_main}
 
 
 def main(argv=None):
@@ -65,7 +82,8 @@ def main(argv=None):
 
     parser = argparse.ArgumentParser(prog="python -m pyd2ke", description=__doc__.splitlines()[0],
                                      epilog="Reports: python -m pyd2ke reproduce --help, python -m pyd2ke scaling "
-                                            "--help", formatter_class=argparse.RawDescriptionHelpFormatter)
+                                            "--help, python -m pyd2ke timeseries --help",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--task", choices=sorted(tasks.TASKS), default="strings")
     parser.add_argument("--n-components", type=int, default=None,
                         help="number of random objects R (default: 4096 for strings, 512 for time series, "
