@@ -9,6 +9,7 @@ reports and the build report.
     pyd2ke --n-components 1024 --n-jobs 1
     pyd2ke reproduce [--quick] [--task ...] [--out DIR]   # every method vs the papers' baselines
     pyd2ke scaling [--quick] [--out DIR]                  # embedding time against N and L, plots
+    pyd2ke timeseries [--quick] [--out DIR]               # RWS vs 1-NN DTW and MiniRocket (aeon)
     pyd2ke info               # the build and the machine (pyd2ke.show_config())
     pyd2ke --version
 """
@@ -30,6 +31,8 @@ which number on the method is the faster.
 Subcommands (each with its own --help):
   reproduce   every method on every bundled dataset against the papers' baselines
   scaling     embedding time against the number of objects N and their length L
+  timeseries  Random Warping Series against 1-NN DTW and aeon's MiniRocket on
+              the UCR/UEA datasets aeon ships (pip install 'pyd2ke[timeseries-compare]')
   info        the build and the machine: versions, SIMD levels, OpenMP, BLAS
               (the same as pyd2ke.show_config(); paste it into bug reports)"""
 
@@ -85,7 +88,24 @@ def _scaling_main(argv):
     return scaling.main(parser.parse_args(argv), argv)
 
 
-SUBCOMMANDS = {"reproduce": _reproduce_main, "scaling": _scaling_main, "info": _info_main}
+def _timeseries_main(argv):
+    from .reports import timeseries_panel
+
+    parser = argparse.ArgumentParser(
+        prog=f"{_prog()} timeseries",
+        description="Random Warping Series against 1-NN DTW and aeon's MiniRocket on the UCR/UEA datasets aeon "
+                    "ships (needs aeon: pip install 'pyd2ke[timeseries-compare]').")
+    parser.add_argument("--quick", action="store_true", help="subsamples, R=64, one RWS setting (a minute or two)")
+    parser.add_argument("--dataset", choices=timeseries_panel.DATASETS, nargs="+", default=None,
+                        help="datasets to run (default: all)")
+    parser.add_argument("--out", default=None, metavar="DIR",
+                        help="also write the report to DIR/results_timeseries.md")
+    parser.add_argument("--n-jobs", type=int, default=1, help="threads for RWS, DTW and MiniRocket (default: 1)")
+    return timeseries_panel.main(parser.parse_args(argv), argv)
+
+
+SUBCOMMANDS = {"reproduce": _reproduce_main, "scaling": _scaling_main, "timeseries": _timeseries_main,
+               "info": _info_main}
 
 
 def main(argv=None):

@@ -41,7 +41,9 @@ class Ragged:
         offsets = np.zeros(len(items) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
         # One pass: the concatenation casts (float64 -> float32 among others).
-        values = np.concatenate(items, axis=0, dtype=dtype, casting="unsafe")
+        # C order whatever the items' layout: concatenating transposed (Fortran
+        # order) items gives a Fortran-order block the compiled batches refuse.
+        values = np.ascontiguousarray(np.concatenate(items, axis=0, dtype=dtype, casting="unsafe"))
         if weights is not None:
             weights = np.ascontiguousarray(np.concatenate(weights), dtype=np.float64)
         return cls._from_parts(values, offsets, weights, None, None)

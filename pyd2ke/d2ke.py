@@ -248,7 +248,7 @@ class D2KE(D2KEBase):
     sampler : "random", "representative" or callable, default=None
         How the R random objects are drawn. "random": the metric's domain
         distribution with its default parameters (random strings of length
-        U{1..10} over the fit alphabet; Gaussian series of length U{1..10};
+        U{1..10} over the fit alphabet; Gaussian series of length U{2..10};
         sets of U{3..15} points on the unit sphere; documents of U{1..6}
         words on the unit sphere). "representative": R fit objects without
         replacement (the RSM baseline). A callable ``sampler(random_state,

@@ -1,6 +1,8 @@
 """scikit-learn behaviour of the time-series transformers, and bad input."""
 
 
+import pickle
+
 import numpy as np
 import pytest
 from sklearn.base import clone
@@ -121,6 +123,8 @@ def test_bad_series(bad, error, match):
         ({"scale": "big"}, TypeError, "scale must be a positive number"),
         ({"gamma": -2.0}, ValueError, "gamma must be positive"),
         ({"n_components": 0}, ValueError, "n_components must be >= 1"),
+        ({"derivative": 1}, TypeError, "derivative must be True or False"),
+        ({"derivative": "yes"}, TypeError, "derivative must be True or False"),
     ],
 )
 def test_bad_parameters(params, error, match):
@@ -138,3 +142,76 @@ def test_channels_must_match_fit():
         pairwise_distances(["ab"], metric="levenshtein", window=2)
     with pytest.raises(ValueError, match="does not take"):
         RepresentativeSetEmbedding(2, metric="dtw", metric_params={"radius": 1}).fit(X)
+
+
+def test_fortran_order_series_are_accepted():
+    # Multivariate series given as transposes of (channels, length) arrays (as
+    # aeon stores them) are Fortran-ordered; they once reached the compiled
+    # batch as a Fortran-order block and failed with a TypeError.
+    transposed = [np.asfortranarray(s) for s in X]
+    assert not transposed[0].flags.c_contiguous
+    est = RandomWarpingSeries(16, random_state=0)
+    np.testing.assert_array_equal(est.fit_transform(transposed), clone(est).fit_transform(X))
+    np.testing.assert_array_equal(pairwise_distances(transposed[:5], transposed[5:9], metric="dtw"),
+                                  pairwise_distances(X[:5], X[5:9], metric="dtw"))
+
+
+def _with_derivatives(series):
+    """Slow reference: np.gradient of each channel over its root mean square."""
+    out = []
+    for s in series:
+        s = np.asarray(s, dtype=float).reshape(len(s), -1)
+        g = np.gradient(s / 4, axis=0) if len(s) > 1 else np.zeros_like(s)  # / 4: no overflow at 1e308
+        rms = np.sqrt(np.mean(g**2, axis=0))
+        out.append(np.hstack([s, g / np.where(rms > 0, rms, 1.0)]))
+    return out
+
+
+def test_append_derivatives_matches_the_reference():
+    from pyd2ke._domains.series import append_derivatives, check_series
+
+    odd = [np.ones((1, 3)), np.arange(6.0).reshape(2, 3), np.full((4, 3), 7.0), np.array([[1e308, -1e308, 0.0]] * 3)]
+    series = X + odd
+    packed = append_derivatives(check_series(series))
+    assert packed.dim == 6 and np.array_equal(packed.offsets, check_series(series).offsets)
+    for got, expected in zip(packed.to_list(), _with_derivatives(series)):
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+    # A slice (offsets not starting at 0) gives the same rows.
+    part = append_derivatives(check_series(series)[5:9])
+    for got, expected in zip(part.to_list(), _with_derivatives(series[5:9])):
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+    assert append_derivatives(check_series(X, dtype=np.float32)).values.dtype == np.float32
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_derivative_channels(dtype):
+    rws = RandomWarpingSeries(24, derivative=True, random_state=0, dtype=dtype).fit(X)
+    assert rws.input_flavour_ == 3 and all(w.shape[1] == 6 for w in rws.random_objects_)
+    Z = rws.transform(X)
+    # The D2KE formula on the inputs with their derivative channels.
+    D = dtw_matrix(_with_derivatives(X), rws.random_objects_, None)
+    np.testing.assert_allclose(Z, np.exp(-rws.gamma_ * D) / np.sqrt(24), rtol=1e-5 if dtype == np.float32 else 1e-12)
+    # The same random values as without derivatives, drawn with twice the channels.
+    plain = RandomWarpingSeries(24, random_state=0).fit([np.hstack([s, s]) for s in X])
+    for a, b in zip(rws.random_objects_, plain.random_objects_):
+        np.testing.assert_array_equal(a, b)
+    # Same bits whatever n_jobs and chunking; pickling keeps them.
+    one = clone(rws).set_params(n_jobs=1).fit(X)
+    np.testing.assert_array_equal(one.transform(X), Z)
+    np.testing.assert_array_equal(np.vstack([rws.transform(X[:7]), rws.transform(X[7:])]), Z)
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(rws)).transform(X), Z)
+    # The fitted random series decide, not a later set_params.
+    np.testing.assert_array_equal(rws.set_params(derivative=False).transform(X), Z)
+    with pytest.raises(ValueError, match="X has series of 2 channels, but 3 were expected"):
+        rws.transform([np.ones((5, 2))])
+
+
+def test_derivative_separates_what_values_alone_do_not():
+    # The same values in rising or falling order: a length-1 random series
+    # (a constant) sees no difference without the derivative channel.
+    t = np.linspace(0, 1, 40)
+    up, down = znormalize([t, t[::-1]])
+    Z = RandomWarpingSeries(8, min_length=1, max_length=1, random_state=0).fit_transform([up, down])
+    np.testing.assert_allclose(Z[0], Z[1], rtol=1e-12)
+    Z = RandomWarpingSeries(8, min_length=1, max_length=1, derivative=True, random_state=0).fit_transform([up, down])
+    assert np.abs(Z[0] - Z[1]).max() > 1e-3
