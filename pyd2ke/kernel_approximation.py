@@ -83,12 +83,12 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         features z(x) give an unbiased z(x) . z(y) for K_inner(x, y) (e.g.
         scikit-learn's RBFSampler); its output replaces x. It is a template:
         when it has a ``random_state`` parameter, fit draws one independent
-        copy per factor of every feature (sum(degrees_) copies, plus one for
+        copy per factor of every feature (``sum(degrees_)`` copies, plus one for
         the exact linear columns of h01), each ``clone(inner)`` with its own
         seed from ``random_state`` and fitted on X, as the paper's
         construction needs: one map shared by all factors estimates
         f(z(x) . z(y)), which is biased for f(K_inner(x, y)) when f is not
-        linear. Fit and transform then cost sum(degrees_) inner maps (about
+        linear. Fit and transform then cost ``sum(degrees_)`` inner maps (about
         n_components with p=2), so keep the inner map small:
         ``n_components=1`` is the paper's scalar feature W, more components
         lower each factor's variance. RBFSampler copies are evaluated for
@@ -118,7 +118,7 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
     n_features_in_ : int
     inner_maps_ : list of estimators or None
         The fitted inner maps: one shared map, or one per column of
-        rademacher_ (then one more for the h01 linear columns, last).
+        ``rademacher_`` (then one more for the h01 linear columns, last).
     """
 
     def __init__(
