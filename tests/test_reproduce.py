@@ -68,8 +68,11 @@ def test_reproduce_quick_strings_has_every_variant_and_baseline(tmp_path, monkey
     assert paper["RSE (R=32, bss), SF"] == "90.17 (RSE T2)" and paper["k-NN, exact Levenshtein"].startswith("79.41")
     # The R sweep: a table in the report, a plot next to it.
     swept = [r for r in rows if r.get("sweep")]
-    assert swept and all(set(r["sweep"]) == {8, 32} for r in swept)
-    assert "| dataset | method | R=8 | R=32 |" in text
+    # Random strings up to R; RSM up to all 90 training strings.
+    assert swept and all(set(r["sweep"]) == ({8, 32, 90} if r["kind"] == "rsm" else {8, 32}) for r in swept)
+    assert "| dataset | method | R=8 | R=32 | R=90 |" in text
+    rse = next(r for r in swept if r["method"] == "RSE (R=32, rf), SF")
+    assert rse["sweep"][32] == rse["accuracy"]  # the last point is the row's own model
     if importlib.util.find_spec("matplotlib"):
         assert (tmp_path / "r_sweep.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     for r in rows:

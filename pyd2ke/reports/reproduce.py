@@ -94,12 +94,12 @@ FULL = {
     "C": [0.1, 1.0, 10.0, 100.0],
     # exact kernels: gamma factors over the median d (or d^2), SVC's C
     "dsk_factors": [0.0625, 0.25, 1.0, 4.0, 16.0], "svc_C": [0.1, 1.0, 10.0, 100.0, 1000.0],
-    "k": [1, 3, 5, 9, 15, 25, 45],
+    "k": [1, 3, 5, 9, 15, 25, 45, 85],
     "rf_lengths": [25, 50, 100, 200], "ss_fractions": [1 / 4, 1 / 2, 1.0],
     "rws_lengths": [5, 10, 25, 50], "set_sizes": [5, 15, 30],
     "sfm_beta": [1.0, 10.0, 100.0, 1000.0, 10000.0], "sfm_search_D": 1024, "sfm_D": 16384,
     "kmer_k": [1, 2, 3, 4, 5, 6, 8], "onehot": True, "bovw_words": [64, 256, 1024],
-    "liblinear_C": [0.01, 0.1, 1.0, 10.0], "tfidf_C": [0.1, 1.0, 10.0, 100.0],
+    "liblinear_C": [0.001, 0.01, 0.1, 1.0, 10.0], "tfidf_C": [0.1, 1.0, 10.0, 100.0],
     "sweep": [16, 64, 256, 512, 1024, 2048, 4096],
 }
 QUICK = {
@@ -229,7 +229,9 @@ def distance_rows(dataset, method, make, settings, data, grids, *, R, kernels=("
     """
     X_train, y_train, X_test, y_test = data
     R_grid = list(R_grid or [R])
-    sweep_R = [r for r in grids["sweep"] if r <= len(X_train)] if sweep else []
+    # The sweep goes up to R (RSM: up to all training objects, the last point).
+    limit = len(X_train) if kind == "rsm" else R
+    sweep_R = sorted({r for r in grids["sweep"] if r < limit} | {limit}) if sweep else []
     R_fit = max(R_grid + sweep_R)
     y = np.asarray(y_train)
     best, fitted = {}, []  # fitted: per setting, the direct-kernel estimator, its training distances, seconds
