@@ -163,7 +163,7 @@ def edge_warnings(dataset, method, chosen, grids, bounds=()):
             end = "lowest" if value == values[0] else "highest"
             rows.append(_row(dataset, f"WARNING: {method}", kind="warning",
                              note=f"CV chose {name}={value:g}, the {end} value of its grid "
-                                  f"{[float(f'{v:.3g}') for v in values]}; the optimum may lie outside it"))
+                                  f"[{', '.join(f'{v:.4g}' for v in values)}]; the optimum may lie outside it"))
     return rows
 
 
