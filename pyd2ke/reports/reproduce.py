@@ -601,11 +601,14 @@ def task_graphs(grids, n_jobs):
     methods = ("RGE", "WL", "SP") if grids is QUICK else ("RGE", "RSM", "WL", "SP")
     kinds = {"RGE": "family", "RSM": "rsm"}
 
+    def row(r):
+        method = r["method"].replace("RandomGraphEmbedding", "RGE")
+        return _row("MUTAG (10-fold CV)", method, r["accuracy"], search=r["seconds"],
+                    chosen=f"fold std {r['std']:.3f}; per fold: {r['chosen']}",
+                    kind=next((k for p, k in kinds.items() if method.startswith(p)), "peer"))
+
     def rows():
-        return [_row("MUTAG (10-fold CV)", r["method"].replace("RandomGraphEmbedding", "RGE"), r["accuracy"],
-                     search=r["seconds"], chosen=f"fold std {r['std']:.3f}; per fold: {r['chosen']}",
-                     kind=next((k for p, k in kinds.items() if r["method"].startswith(p)), "peer"))
-                for r in mutag_rows(R, n_jobs, methods, log=lambda *a: None)]
+        return [row(r) for r in mutag_rows(R, n_jobs, methods, log=lambda *a: None)]
 
     return [("MUTAG graphs", rows)]
 
