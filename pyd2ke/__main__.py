@@ -60,8 +60,10 @@ def _reproduce_main(argv):
 
     parser = argparse.ArgumentParser(
         prog=f"{_prog()} reproduce",
-        description="Every method on every bundled dataset against the papers' baselines (k-NN with the exact "
-                    "distance, RSM, exp(-gamma d) + SVC), hyper-parameters by CV on the training part; "
+        description="Every method on every bundled dataset under its paper's protocol, against the papers' "
+                    "baselines (k-NN with the exact distance, RSM with R <= 512, exact-kernel SVMs: DSK_RBF, "
+                    "exp(-gamma d), ESP, CGK) and the tools a user would pick instead (k-mer spectrum, one-hot "
+                    "positions, bag of visual words, tf-idf); hyper-parameters by CV on the training part; "
                     "prints a Markdown table.")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: subsamples of every dataset, small R and small grids; far shorter than "

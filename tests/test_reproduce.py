@@ -2,6 +2,7 @@
 (exact-distance baselines, provenance lines, the progress display), and the
 transformers' verbose output. Kept small: CI runs them on every push."""
 
+import importlib.util
 import io
 
 import numpy as np
@@ -17,7 +18,9 @@ from pyd2ke.reports import data
 from pyd2ke.reports.baselines import distance_substitution_svc, knn_baseline, nearest_neighbour_accuracy
 from pyd2ke.reports.progress import Progress
 from pyd2ke.reports.provenance import header_lines
-from pyd2ke.reports.reproduce import COLUMNS
+from pyd2ke.reports import reproduce
+from pyd2ke.reports.peers import BagOfVisualWords, PositionOneHot, equal_lengths, kmer_spectrum
+from pyd2ke.reports.reproduce import COLUMNS, LinearSVM, cv_linear_svm, edge_warnings
 from pyd2ke.reports.scaling import METHODS, loglog_slope, markdown_table, measure, plot, random_strings, sweeps
 
 
@@ -36,8 +39,100 @@ def test_reproduce_quick_one_task_writes_table(tmp_path, capsys):
     assert any(m.startswith("RSM") for m in methods)
     assert any(m.startswith("k-NN") for m in methods)
     for row in rows:
-        accuracy = float(row.split("|")[3])
-        assert 0.0 <= accuracy <= 1.0
+        if "WARNING" not in row:  # warning rows (CV at a grid's edge) have no accuracy
+            accuracy = float(row.split("|")[3])
+            assert 0.0 <= accuracy <= 1.0
+
+
+def test_reproduce_quick_strings_has_every_variant_and_baseline(tmp_path, monkeypatch):
+    # The quick grids, shrunk further so that the whole strings task runs in seconds.
+    for key, value in {"max_train": 90, "max_test": 60, "R": {**reproduce.QUICK["R"], "strings": 32},
+                       "rsm_R": [16, 32], "rf_lengths": [10], "sfm_search_D": 32, "sfm_D": 64,
+                       "sweep": [8, 32], "kmer_k": [2, 3]}.items():
+        monkeypatch.setitem(reproduce.QUICK, key, value)
+    rows = reproduce.run(["strings"], quick=True, n_jobs=1, out=tmp_path, stream=io.StringIO())
+    text = (tmp_path / "results.md").read_text()
+    dna = [r["method"] for r in rows if r["dataset"] == "StatLog DNA" and r["kind"] != "warning"]
+    for sampler in ("rf", "rfd", "ss", "bss"):
+        for kernel in ("SF", "DF"):
+            assert f"RSE (R=32, {sampler}), {kernel}" in dna
+    for prefix in ("SFMEDM", "SFMCGK", "RSM (R=", "k-NN, exact Levenshtein", "exp(-gamma Levenshtein) kernel + SVC",
+                   "DSK_RBF: exp(-gamma Levenshtein^2) + SVC", "exact ESP kernel", "exact CGK kernel",
+                   "k-mer spectrum + LinearSVC (peer)", "one-hot per position + LinearSVC (peer)"):
+        assert any(m.startswith(prefix) for m in dna), prefix
+    # Chain codes have unequal lengths: the one-hot peer is a row saying why it did not run.
+    chain = {r["method"]: r for r in rows if r["dataset"] == "digit chain codes"}
+    assert chain["one-hot per position (peer)"]["accuracy"] is None
+    # The papers' numbers sit beside ours on DNA (the splice data set).
+    paper = {r["method"]: r["paper"] for r in rows if r["dataset"] == "StatLog DNA"}
+    assert paper["RSE (R=32, bss), SF"] == "90.17 (RSE T2)" and paper["k-NN, exact Levenshtein"].startswith("79.41")
+    # The R sweep: a table in the report, a plot next to it.
+    swept = [r for r in rows if r.get("sweep")]
+    # Random strings up to R; RSM up to all 90 training strings.
+    assert swept and all(set(r["sweep"]) == ({8, 32, 90} if r["kind"] == "rsm" else {8, 32}) for r in swept)
+    assert "| dataset | method | R=8 | R=32 | R=90 |" in text
+    rse = next(r for r in swept if r["method"] == "RSE (R=32, rf), SF")
+    assert rse["sweep"][32] == rse["accuracy"]  # the last point is the row's own model
+    if importlib.util.find_spec("matplotlib"):
+        assert (tmp_path / "r_sweep.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for r in rows:
+        assert r["accuracy"] is None or 0.0 <= r["accuracy"] <= 1.0
+
+
+def test_edge_warning_fires_at_the_ends_of_a_grid_only():
+    grids = {"C": [0.1, 1.0, 10.0], "gamma factor": [0.25, 1.0, 4.0], "R": [32, 64, 128], "k": [1, 5]}
+    rows = edge_warnings("data", "method", {"C": 10.0, "gamma factor": 1.0, "R": 128, "k": 5}, grids,
+                         bounds={("R", 128)})
+    # C at the top of its grid warns; gamma inside does not; R=128 is a declared
+    # bound (the protocol's cap); a two-value grid has no inside to judge.
+    assert len(rows) == 1
+    assert rows[0]["method"] == "WARNING: method" and rows[0]["kind"] == "warning"
+    assert "C=10, the highest value" in rows[0]["note"]
+    assert "gamma factor=0.25, the lowest" in edge_warnings("d", "m", {"gamma factor": 0.25}, grids)[0]["note"]
+    table = reproduce.markdown_table(rows)
+    assert "| data | WARNING: method |  |" in table
+
+
+def test_linear_svm_through_its_kernel_matrix_separates_linear_classes():
+    rng = np.random.default_rng(0)
+    Z = rng.standard_normal((120, 20))
+    y = (Z[:, 0] + 0.5 * Z[:, 1] > 0).astype(int)
+    score, C = cv_linear_svm(Z, y, [0.1, 10.0])
+    assert C in (0.1, 10.0) and score > 0.8
+    Z_test = rng.standard_normal((80, 20))
+    assert LinearSVM(C).fit(Z, y).score(Z_test, (Z_test[:, 0] + 0.5 * Z_test[:, 1] > 0).astype(int)) > 0.85
+
+
+def test_dsk_rbf_uses_squared_distances():
+    x_train, y_train = _points_and_labels(60, seed=0)
+    x_test, y_test = _points_and_labels(40, seed=1)
+    D_train = np.abs(x_train[:, None] - x_train[None, :])
+    D_test = np.abs(x_test[:, None] - x_train[None, :])
+    median_sq = np.median((D_train**2)[np.triu_indices(60, 1)])
+    result = distance_substitution_svc(D_train, y_train, D_test, y_test, [0.5, 2.0], [1.0],
+                                       StratifiedKFold(3, shuffle=True, random_state=0), power=2)
+    assert result.chosen["gamma"] == pytest.approx(result.chosen["factor"] / median_sq)
+    # A fixed scale (the SFM paper's absolute beta grid) replaces the median.
+    fixed = distance_substitution_svc(D_train, y_train, D_test, y_test, [0.5], [1.0],
+                                      StratifiedKFold(3, shuffle=True, random_state=0), scale=1.0)
+    assert fixed.chosen["gamma"] == 0.5
+
+
+def test_peer_transformers():
+    X = ["ACGTAC", "GGGTTT", "ACGAAA"]
+    counts = kmer_spectrum(2).fit(X + ["CATG"]).transform(["ACAC"]).toarray()
+    assert np.linalg.norm(counts) == pytest.approx(1.0)  # AC twice, CA once: (2, 1) / sqrt(5)
+    np.testing.assert_allclose(np.sort(counts[counts > 0]), [1 / np.sqrt(5), 2 / np.sqrt(5)])
+    onehot = PositionOneHot().fit(X)
+    assert onehot.transform(["ACGTAC"]).sum() == 6 and onehot.transform(["TTTTTT"]).sum() < 6
+    assert equal_lengths(X) and not equal_lengths(X + ["A"])
+    with pytest.raises(ValueError, match="one length"):
+        PositionOneHot().fit(X + ["A"])
+    rng = np.random.default_rng(0)
+    sets = [rng.standard_normal((n, 4)) for n in (3, 7, 1, 5)]
+    H = BagOfVisualWords(4, random_state=0).fit(sets).transform(sets)
+    assert H.shape == (4, 4)
+    np.testing.assert_allclose(np.linalg.norm(H, axis=1), 1.0)
 
 
 def test_main_job_prints_the_embedding_and_its_baseline(capsys):

@@ -1,7 +1,7 @@
 """The exact-distance baselines a random-feature embedding is compared with,
 on precomputed distance matrices: 1-NN, k-NN with k chosen by
-cross-validation, and the distance-substitution kernel exp(-gamma d) with
-SVC(kernel="precomputed").
+cross-validation, and the distance-substitution kernels exp(-gamma d) and
+exp(-gamma d^2) (the D2KE paper's DSK_RBF) with SVC(kernel="precomputed").
 
 Written once for the ``python -m pyd2ke --task`` runners, ``python -m pyd2ke
 reproduce`` and ``benchmarks/``. Computing the distance matrices is left to
@@ -49,29 +49,35 @@ def knn_baseline(D_train, y_train, D_test, y_test, ks, cv):
     return BaselineResult(accuracy, {"k": k}, search_seconds, fit_seconds, predict_seconds)
 
 
-def distance_substitution_svc(D_train, y_train, D_test, y_test, gamma_factors, Cs, cv):
-    """exp(-gamma d) + SVC(kernel="precomputed"), the papers' distance-substitution
-    baseline: gamma (gamma_factors over the median training distance) and C
-    by cross-validation on the training matrix.
+def distance_substitution_svc(D_train, y_train, D_test, y_test, gamma_factors, Cs, cv, power=1, scale=None):
+    """exp(-gamma d^power) + SVC(kernel="precomputed"), a distance-substitution
+    kernel: power=1 is the Laplacian form exp(-gamma d), power=2 the Gaussian
+    form exp(-gamma d^2) (DSK_RBF of the D2KE paper). gamma is a factor of
+    gamma_factors over scale (by default the median training d^power) and C
+    one of Cs, both by cross-validation on the training matrix. The chosen
+    dict holds gamma, its factor and C.
 
-    exp(-gamma d) is indefinite for most distances; libsvm still trains on it.
+    Both are indefinite for most distances; libsvm still trains on them.
     """
-    median = float(np.median(D_train[np.triu_indices(len(D_train), 1)]))
-    median = median if median > 0 else 1.0
+    P_train, P_test = np.asarray(D_train, dtype=float) ** power, np.asarray(D_test, dtype=float) ** power
+    if scale is None:
+        scale = float(np.median(P_train[np.triu_indices(len(P_train), 1)]))
+        scale = scale if scale > 0 else 1.0
 
     def search():
         best = None
         for factor in gamma_factors:
-            gamma = factor / median
             grid = GridSearchCV(SVC(kernel="precomputed"), {"C": list(Cs)}, cv=cv, refit=False)
-            grid.fit(np.exp(-gamma * D_train), y_train)
+            grid.fit(np.exp(-factor / scale * P_train), y_train)
             if best is None or grid.best_score_ > best[0]:
-                best = (grid.best_score_, gamma, grid.best_params_["C"])
+                best = (grid.best_score_, factor, grid.best_params_["C"])
         return best[1:]
 
-    (gamma, C), search_seconds = timed(search)
+    (factor, C), search_seconds = timed(search)
+    gamma = factor / scale
     # The kernel matrices are computed inside the timed calls: they are part
     # of fitting and predicting.
-    svc, fit_seconds = timed(lambda: SVC(kernel="precomputed", C=C).fit(np.exp(-gamma * D_train), y_train))
-    accuracy, predict_seconds = timed(lambda: svc.score(np.exp(-gamma * D_test), y_test))
-    return BaselineResult(accuracy, {"gamma": gamma, "C": C}, search_seconds, fit_seconds, predict_seconds)
+    svc, fit_seconds = timed(lambda: SVC(kernel="precomputed", C=C).fit(np.exp(-gamma * P_train), y_train))
+    accuracy, predict_seconds = timed(lambda: svc.score(np.exp(-gamma * P_test), y_test))
+    return BaselineResult(accuracy, {"gamma": gamma, "factor": factor, "C": C}, search_seconds, fit_seconds,
+                          predict_seconds)

@@ -1,21 +1,49 @@
-"""``python -m pyd2ke reproduce``: every method on every bundled real dataset
-against the papers' baselines, as one Markdown table.
+"""``python -m pyd2ke reproduce``: every method on every bundled real dataset,
+each paper's method under that paper's own protocol, next to the exact-kernel
+baselines and the tools a user would pick instead, as one Markdown table.
 
-Methods per dataset: the D2KE-family embedding and its variants (RSE
-samplers, soft vs direct kernel; SFMEDM and SFMCGK on strings), each
-followed by StandardScaler + LinearSVC; the representative-set method (RSM)
-with the same classifier; k-NN with the exact distance; and the
-distance-substitution kernel exp(-gamma d) with SVC(kernel="precomputed")
-where the exact N x N distance matrix is affordable.
+Protocol (the D2KE and RSE papers'):
 
-Hyper-parameters are chosen by 3-fold cross-validation on the training part
-only; the test part is scored once per row. For the embeddings, each
-transformer setting (max_length, kernel, beta) is fitted on the training
-part, its features are computed once, and GridSearchCV chooses C on them:
-the transformers are unsupervised, so this is the training-part search
-without refitting the transformer per fold (the random objects of "ss",
-"bss" and RSM may then come from the validation fold, which can only flatter
-the CV score, never the test score).
+- D2KE-family embeddings (RSE with the samplers rf, rfd, ss, bss, each with
+  soft (SF, exp(-gamma d)) and direct (DF, d) features; RWS; the random-set
+  embedding; WME) at R up to 4096. The random-object length (D_max, set
+  size) and gamma (a factor times the "auto" gamma, one over the median
+  distance to the random objects) are chosen by cross-validation.
+- RSM, the representative-set method, with R in [32, 512] chosen by
+  cross-validation (the D2KE paper caps it at R in [4, 512]), gamma or the
+  direct kernel also by cross-validation. An R sweep beyond the cap is
+  printed and plotted (the RSE paper's Figure 1) for the string datasets.
+- SFMEDM / SFMCGK: beta in the SFM paper's grid {1, 10, 100, 1000, 10000}
+  searched at D = 1024, the chosen beta refitted at the largest D (16384 in
+  the full run, as the paper's largest) with C chosen again there.
+- Exact-kernel baselines with SVC(kernel="precomputed"): k-NN, the
+  Laplacian distance-substitution kernel exp(-gamma d), DSK_RBF
+  exp(-gamma d^2) (the D2KE paper's), and on strings the SFM paper's exact
+  ESP and CGK kernels exp(-||V(x) - V(y)||_1 / beta).
+- Peers a user would pick (pyd2ke/reports/peers.py): k-mer spectrum and
+  per-position one-hot for strings, tf-idf for documents, a bag of visual
+  words for sets; each + a linear SVM.
+
+Every hyper-parameter is chosen by 3-fold cross-validation on the training
+part only; the test part is scored once per row. The embeddings are
+unsupervised: each transformer setting is fitted once on the whole training
+part and its features reused by the folds (the random objects of "ss",
+"bss" and RSM may then come from the validation fold, which can only
+flatter the CV score, never the test score). The soft-feature candidates
+come from one direct-kernel fit per setting: soft features are exp(-gamma d)
+of its distances, and RSM's smaller R are prefixes of its representatives.
+The chosen model is then refitted from scratch and timed.
+
+The linear SVM on dense features is StandardScaler + libsvm's SVC on the
+linear kernel matrix Z Z^T / R: the same model as a linear SVM on the
+standardised features (hinge loss, one-vs-one), but its cost does not grow
+with R beyond the matrix product, which makes R = 4096 and wide grids
+affordable (LinearSVC took 72 s per fit on DNA at R = 4096). Sparse peer
+features (k-mers, one-hot, tf-idf) use LinearSVC, as a user would.
+
+When cross-validation picks the lowest or highest value of a grid of three
+or more values (other than a natural bound: the input length for substring
+samplers, the protocol's cap of R for RSM), a WARNING row says so.
 
 Timing: "fit+transform s" is fitting the chosen model on the training part
 (embedding the training objects, or computing their exact distance matrix,
@@ -35,7 +63,7 @@ from sklearn.metrics.pairwise import manhattan_distances
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
-from sklearn.svm import LinearSVC
+from sklearn.svm import SVC, LinearSVC
 
 from pyd2ke import (CGKEmbedding, ESPVectorizer, RandomSetEmbedding, RandomStringEmbedding, RandomWarpingSeries,
                     RepresentativeSetEmbedding, WordMoversEmbedding, make_sfmcgk, make_sfmedm)
@@ -45,27 +73,65 @@ from pyd2ke.distances import pairwise_distances
 
 from .baselines import distance_substitution_svc, knn_baseline
 from .data import unit_descriptors
+from .peers import BagOfVisualWords, PositionOneHot, equal_lengths, kmer_spectrum
 from .progress import Progress
 from .provenance import header_lines
 from .timing import timed
 
-COLUMNS = ["dataset", "method", "test accuracy", "fit+transform s", "predict s", "CV search s", "chosen by CV"]
+COLUMNS = ["dataset", "method", "test accuracy", "paper", "fit+transform s", "predict s", "CV search s",
+           "chosen by CV"]
 
 # Grids. "quick" subsamples every dataset and shrinks R and the grids so the
-# whole run stays within a few minutes on two cores.
+# whole run stays within a few minutes on two cores; its grids are too short
+# to show that CV stays off their edges.
 FULL = {
-    "max_train": None, "max_test": None, "R": {"strings": 1024, "timeseries": 512, "documents": 1024, "sets": 1024,
-                                                  "graphs": 256},
-    "C": [1e-3, 1e-2], "svc_C": [1.0, 10.0], "gamma_factors": [0.5, 2.0, 8.0],
-    "k": [1, 3, 5, 9, 15, 25], "beta_factors": [0.25, 1.0], "rsm_documents": 32, "tfidf_C": [0.1, 1.0, 10.0],
-    "wide": True,  # several max_length values per RSE / RWS row
+    "max_train": None, "max_test": None,
+    "R": {"strings": 4096, "timeseries": 1024, "documents": 1024, "sets": 2048, "graphs": 256},
+    "rsm_R": [32, 64, 128, 256, 512], "rsm_documents": [8, 16, 32],
+    # gamma of the soft features: these factors times the "auto" gamma
+    "gamma_factors": [0.25, 1.0, 4.0],
+    # C of the linear SVM on standardised features (kernel matrix Z Z^T / R)
+    "C": [0.1, 1.0, 10.0, 100.0],
+    # exact kernels: gamma factors over the median d (or d^2), SVC's C
+    "dsk_factors": [0.0625, 0.25, 1.0, 4.0, 16.0], "svc_C": [0.1, 1.0, 10.0, 100.0, 1000.0],
+    "k": [1, 3, 5, 9, 15, 25, 45, 85],
+    "rf_lengths": [25, 50, 100, 200], "ss_fractions": [1 / 4, 1 / 2, 1.0],
+    "rws_lengths": [5, 10, 25, 50], "set_sizes": [5, 15, 30],
+    "sfm_beta": [1.0, 10.0, 100.0, 1000.0, 10000.0], "sfm_search_D": 1024, "sfm_D": 16384,
+    "kmer_k": [1, 2, 3, 4, 5, 6, 8], "onehot": True, "bovw_words": [64, 256, 1024],
+    "liblinear_C": [0.001, 0.01, 0.1, 1.0, 10.0], "tfidf_C": [0.1, 1.0, 10.0, 100.0],
+    "sweep": [16, 64, 256, 512, 1024, 2048, 4096],
 }
 QUICK = {
-    "max_train": 600, "max_test": 400, "R": {"strings": 256, "timeseries": 128, "documents": 128, "sets": 256,
-                                                "graphs": 128},
-    "C": [1e-3, 1e-2], "svc_C": [1.0, 10.0], "gamma_factors": [1.0, 4.0],
-    "k": [1, 5, 15], "beta_factors": [0.25], "rsm_documents": 0, "tfidf_C": [1.0],
-    "wide": False,
+    "max_train": 600, "max_test": 400,
+    "R": {"strings": 256, "timeseries": 128, "documents": 128, "sets": 256, "graphs": 128},
+    "rsm_R": [64, 128], "rsm_documents": [],
+    "gamma_factors": [0.35, 1.0, 2.8], "C": [0.1, 1.0, 10.0],
+    "dsk_factors": [0.25, 1.0, 4.0], "svc_C": [1.0, 10.0, 100.0],
+    "k": [1, 5, 15],
+    "rf_lengths": [25, 100], "ss_fractions": [1.0],
+    "rws_lengths": [25], "set_sizes": [15],
+    "sfm_beta": [10.0, 100.0, 1000.0], "sfm_search_D": 256, "sfm_D": 256,
+    "kmer_k": [2, 4, 6], "onehot": True, "bovw_words": [64],
+    "liblinear_C": [0.1, 1.0], "tfidf_C": [1.0],
+    "sweep": [16, 64, 256],
+}
+
+# The papers' own numbers where the dataset is the same: StatLog DNA is the
+# splice data set of both papers (their split: 2233 / 957 strings, ours the
+# StatLog one: 2000 / 1186). Percent test accuracy.
+PAPER = {
+    ("StatLog DNA", "RSE rf SF"): "86.31 (RSE T2); 90.03 (D2KE T3)",
+    ("StatLog DNA", "RSE rf DF"): "86.72 (RSE T2)",
+    ("StatLog DNA", "RSE rfd SF"): "82.86 (RSE T2)",
+    ("StatLog DNA", "RSE rfd DF"): "86.20 (RSE T2)",
+    ("StatLog DNA", "RSE ss SF"): "88.08 (RSE T2)",
+    ("StatLog DNA", "RSE ss DF"): "88.71 (RSE T2)",
+    ("StatLog DNA", "RSE bss SF"): "90.17 (RSE T2)",
+    ("StatLog DNA", "RSE bss DF"): "89.76 (RSE T2)",
+    ("StatLog DNA", "RSM"): "86.10 (D2KE T3)",
+    ("StatLog DNA", "k-NN"): "79.41 (D2KE T3)",
+    ("StatLog DNA", "DSK_RBF"): "87.88 (D2KE T3)",
 }
 
 
@@ -73,73 +139,278 @@ def _cv():
     return StratifiedKFold(3, shuffle=True, random_state=0)
 
 
-def _linear_svc(C=1.0, scale=True):
-    return make_pipeline(StandardScaler(), LinearSVC(C=C)) if scale else make_pipeline(LinearSVC(C=C))
-
-
-def _row(dataset, method, accuracy=None, fit=None, predict=None, search=None, chosen="", note=""):
+def _row(dataset, method, accuracy=None, fit=None, predict=None, search=None, chosen="", note="", kind="",
+         paper=""):
     return {"dataset": dataset, "method": method, "accuracy": accuracy, "fit": fit, "predict": predict,
-            "search": search, "chosen": chosen, "note": note}
+            "search": search, "chosen": chosen, "note": note, "kind": kind, "paper": paper}
 
 
 def _describe(params):
     return ", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items())
 
 
-def embedding_rows(dataset, method, make, settings, data, grids, scale=True, C_grid=None):
-    """One row for an embedding + LinearSVC: the best transformer setting and C
-    by 3-fold CV on the training part, then the test score.
+def edge_warnings(dataset, method, chosen, grids, bounds=()):
+    """WARNING rows for each parameter whose chosen value is the lowest or
+    highest of its grid (grids: name -> values; only grids of three or more
+    values). (name, value) pairs in bounds are natural limits, not edges."""
+    rows = []
+    for name, values in grids.items():
+        values = sorted(set(values))
+        value = chosen.get(name)
+        if len(values) < 3 or value is None or (name, value) in bounds:
+            continue
+        if value in (values[0], values[-1]):
+            end = "lowest" if value == values[0] else "highest"
+            rows.append(_row(dataset, f"WARNING: {method}", kind="warning",
+                             note=f"CV chose {name}={value:g}, the {end} value of its grid "
+                                  f"[{', '.join(f'{v:.4g}' for v in values)}]; the optimum may lie outside it"))
+    return rows
 
-    make(**setting) returns an unfitted transformer (or pipeline); settings is
-    a list of dicts (one transformer fit and one GridSearchCV over C each).
-    scale=False drops the StandardScaler (sparse tf-idf features).
-    """
-    C_grid = grids["C"] if C_grid is None else C_grid
+
+# A linear SVM through its kernel matrix -------------------------------------
+
+def _gram(A, B):
+    return (A @ B.T).astype(np.float64) / A.shape[1]
+
+
+class LinearSVM:
+    """StandardScaler + SVC on the linear kernel matrix Z Z^T / R (a linear
+    SVM on the standardised features Z / sqrt(R))."""
+
+    def __init__(self, C):
+        self.C = C
+
+    def fit(self, Z, y):
+        self.scaler_ = StandardScaler().fit(Z)
+        self.Z_ = self.scaler_.transform(Z).astype(np.float32)
+        self.svc_ = SVC(kernel="precomputed", C=self.C).fit(_gram(self.Z_, self.Z_), y)
+        return self
+
+    def score(self, Z, y):
+        return self.svc_.score(_gram(self.scaler_.transform(Z).astype(np.float32), self.Z_), y)
+
+
+def cv_linear_svm(Z, y, Cs):
+    """(mean CV accuracy, C) of the best C for LinearSVM on the training features Z."""
+    Zs = StandardScaler().fit_transform(Z).astype(np.float32)
+    search = GridSearchCV(SVC(kernel="precomputed"), {"C": list(Cs)}, cv=_cv(), refit=False)
+    search.fit(_gram(Zs, Zs), y)
+    return search.best_score_, search.best_params_["C"]
+
+
+def _final_row(dataset, method, make_final, Z_of, C, data, search_seconds, chosen, kind, paper):
+    """Refit the chosen model from scratch, timed, and score it on the test part.
+    make_final() is the unfitted transformer; Z_of(model, X) its features."""
     X_train, y_train, X_test, y_test = data
-    t_search = time.perf_counter()
-    best = None
-    for setting in settings:
-        t0 = time.perf_counter()
-        model = make(**setting).fit(X_train)
-        Z_train = model.transform(X_train)
-        seconds = time.perf_counter() - t0
-        search = GridSearchCV(_linear_svc(scale=scale), {"linearsvc__C": C_grid}, cv=_cv()).fit(Z_train, y_train)
-        if best is None or search.best_score_ > best["score"]:
-            best = {"score": search.best_score_, "setting": setting, "C": search.best_params_["linearsvc__C"],
-                    "model": model, "Z": Z_train, "seconds": seconds}
-    search_seconds = time.perf_counter() - t_search
-    # The chosen transformer is already fitted and its training features
-    # computed (timed above); only the classifier is refitted.
     t0 = time.perf_counter()
-    clf = _linear_svc(best["C"], scale).fit(best["Z"], y_train)
-    fit_seconds = best["seconds"] + time.perf_counter() - t0
-    t0 = time.perf_counter()
-    accuracy = clf.score(best["model"].transform(X_test), y_test)
-    predict_seconds = time.perf_counter() - t0
-    chosen = _describe({**best["setting"], "C": best["C"]})
-    return [_row(dataset, method, accuracy, fit_seconds, predict_seconds, search_seconds, chosen)]
+    model = make_final().fit(X_train)
+    clf = LinearSVM(C).fit(Z_of(model, X_train), y_train)
+    fit_seconds = time.perf_counter() - t0
+    accuracy, predict_seconds = timed(lambda: clf.score(Z_of(model, X_test), y_test))
+    return _row(dataset, method, accuracy, fit_seconds, predict_seconds, search_seconds, _describe(chosen),
+                kind=kind, paper=paper)
 
+
+# D2KE-family embeddings and RSM ------------------------------------------------
+
+def distance_rows(dataset, method, make, settings, data, grids, *, R, kernels=("SF", "DF"), R_grid=None,
+                  merge=False, bounds=(), kind="family", paper_key=None, sweep=False):
+    """Rows of a distance-based embedding (one per kernel, or one for the best
+    kernel when merge) with a linear SVM.
+
+    make(n_components, kernel, gamma, **setting) returns the unfitted
+    estimator. For each setting, one direct-kernel fit at R_fit gives the
+    training distances D; the candidates are D[:, :r] (DF) and
+    exp(-f gamma_auto D[:, :r]) (SF) for f in grids["gamma_factors"] and r in
+    R_grid (R alone when None), each with C by cross-validation. The best
+    candidate per kernel is refitted and timed. With sweep, the row also
+    holds the test accuracy at the prefixes r of grids["sweep"] (the chosen
+    setting, gamma and C kept).
+    """
+    X_train, y_train, X_test, y_test = data
+    R_grid = list(R_grid or [R])
+    # The sweep goes up to R (RSM: up to all training objects, the last point).
+    limit = len(X_train) if kind == "rsm" else R
+    sweep_R = sorted({r for r in grids["sweep"] if r < limit} | {limit}) if sweep else []
+    R_fit = max(R_grid + sweep_R)
+    y = np.asarray(y_train)
+    best, fitted = {}, []  # fitted: per setting, the direct-kernel estimator, its training distances, seconds
+    t_search = time.perf_counter()
+    for index, setting in enumerate(settings):
+        t0 = time.perf_counter()
+        estimator = make(R_fit, "direct", "auto", **setting).fit(X_train)
+        D = (estimator.transform(X_train) * np.sqrt(R_fit)).astype(np.float32)
+        fitted.append({"estimator": estimator, "D": D, "seconds": time.perf_counter() - t0})
+        for r in R_grid:
+            candidates = []
+            if "DF" in kernels:
+                candidates.append(("DF", None, D[:, :r]))
+            if "SF" in kernels:
+                candidates += [("SF", f, np.exp(-f * estimator.gamma_ * D[:, :r])) for f in grids["gamma_factors"]]
+            for kernel, factor, Z in candidates:
+                score, C = cv_linear_svm(Z, y, grids["C"])
+                key = "any" if merge else kernel
+                if key not in best or score > best[key]["score"]:
+                    best[key] = {"score": score, "index": index, "r": r, "kernel": kernel, "factor": factor,
+                                 "C": C, "gamma": None if factor is None else factor * estimator.gamma_}
+    search_seconds = time.perf_counter() - t_search
+    rows = []
+    for key, b in best.items():
+        setting = settings[b["index"]]
+        label = method if merge else f"{method}, {b['kernel']}"
+        label = label.replace("{R}", str(b["r"]))
+        chosen = {**setting}
+        if len(R_grid) > 1:
+            chosen["R"] = b["r"]
+        chosen["kernel"] = b["kernel"]
+        if b["factor"] is not None:
+            chosen["gamma"] = f"{b['factor']:g} x auto = {b['gamma']:.3g}"
+        chosen["C"] = b["C"]
+        paper = PAPER.get((dataset, f"{paper_key} {b['kernel']}" if paper_key and not merge else paper_key), "")
+        features = (lambda M: M) if b["gamma"] is None else (lambda M, g=b["gamma"]: np.exp(-g * M))
+        fit = fitted[b["index"]]
+
+        def distances_test():
+            # Computed once per setting (both kernels' rows and the sweep use
+            # them); each row's predict time counts their computation.
+            if "D_test" not in fit:
+                t0 = time.perf_counter()
+                fit["D_test"] = (fit["estimator"].transform(X_test) * np.sqrt(R_fit)).astype(np.float32)
+                fit["test_seconds"] = time.perf_counter() - t0
+            return fit["D_test"]
+
+        if b["r"] == R_fit:
+            # The chosen model is the search's fit: its training distances
+            # (timed there) give the features; soft features exp(-gamma d)
+            # cost what the kernel's own output does.
+            clf, seconds = timed(lambda: LinearSVM(b["C"]).fit(features(fit["D"]), y_train))
+            D_test = distances_test()
+            accuracy, predict_seconds = timed(lambda: clf.score(features(D_test), y_test))
+            row = _row(dataset, label, accuracy, fit["seconds"] + seconds, fit["test_seconds"] + predict_seconds,
+                       search_seconds,
+                       _describe(chosen), kind=kind, paper=paper)
+        else:
+            gamma = "auto" if b["gamma"] is None else b["gamma"]
+            kernel = "soft" if b["kernel"] == "SF" else "direct"
+            make_final = lambda: make(b["r"], kernel, gamma, **setting)  # noqa: E731
+            row = _final_row(dataset, label, make_final, lambda m, X: m.transform(X), b["C"], data, search_seconds,
+                             chosen, kind, paper)
+        if sweep_R:
+            D, D_test = fit["D"], distances_test()
+            row["sweep"] = {r: LinearSVM(b["C"]).fit(features(D[:, :r]), y_train).score(features(D_test[:, :r]),
+                                                                                         y_test)
+                            for r in sweep_R}
+        rows.append(row)
+        grids_used = {name: [s[name] for s in settings] for name in setting}
+        grids_used["C"] = grids["C"]
+        if b["factor"] is not None:
+            grids_used["gamma factor"] = grids["gamma_factors"]
+            chosen = {**chosen, "gamma factor": b["factor"]}
+        if len(R_grid) > 1:
+            grids_used["R"] = R_grid
+        rows += edge_warnings(dataset, label, chosen, grids_used, bounds)
+    return rows
+
+
+def feature_rows(dataset, method, make, settings, data, grids, *, make_final=None, sparse=False, C_grid=None,
+                 kind="peer", bounds=()):
+    """One row for a transformer + linear SVM: the best setting and C by CV.
+
+    Dense features use LinearSVM (C from grids["C"]); sparse ones LinearSVC
+    (C from C_grid). make_final(**setting), when given, is the model refitted
+    for the test (a larger D, say), with C chosen again on its features."""
+    X_train, y_train, X_test, y_test = data
+    C_grid = C_grid or (grids["liblinear_C"] if sparse else grids["C"])
+    best = None
+    t_search = time.perf_counter()
+    for setting in settings:
+        Z = make(**setting).fit_transform(X_train)
+        if sparse:
+            search = GridSearchCV(LinearSVC(), {"C": C_grid}, cv=_cv()).fit(Z, y_train)
+            score, C = search.best_score_, search.best_params_["C"]
+        else:
+            score, C = cv_linear_svm(Z, y_train, C_grid)
+        if best is None or score > best[0]:
+            best = (score, setting, C)
+    _, setting, C = best
+    final = (lambda: make_final(**setting)) if make_final else (lambda: make(**setting))
+    if make_final and not sparse:
+        C = cv_linear_svm(final().fit_transform(X_train), y_train, C_grid)[1]
+    search_seconds = time.perf_counter() - t_search
+    chosen = {**setting, "C": C}
+    if sparse:
+        t0 = time.perf_counter()
+        model = make_pipeline(final(), LinearSVC(C=C)).fit(X_train, y_train)
+        fit_seconds = time.perf_counter() - t0
+        accuracy, predict_seconds = timed(model.score, X_test, y_test)
+        row = _row(dataset, method, accuracy, fit_seconds, predict_seconds, search_seconds, _describe(chosen),
+                   kind=kind)
+    else:
+        row = _final_row(dataset, method, final, lambda m, X: m.transform(X), C, data, search_seconds, chosen,
+                         kind, "")
+    grids_used = {name: [s[name] for s in settings] for name in setting}
+    grids_used["C"] = C_grid
+    return [row] + edge_warnings(dataset, method, chosen, grids_used, bounds)
+
+
+# Exact kernels -----------------------------------------------------------------
 
 def exact_distance_rows(dataset, metric_name, distances, data, grids):
-    """k-NN with the exact distance and exp(-gamma d) + SVC(precomputed).
+    """k-NN with the exact distance, exp(-gamma d) and DSK_RBF exp(-gamma d^2),
+    each + SVC(precomputed).
 
     distances(A, B) returns the exact distance matrix; the training matrix is
-    computed once and its time counted in both rows' fit time (the test
-    matrix likewise in both rows' predict time).
+    computed once and its time counted in every row's fit time (the test
+    matrix likewise in every row's predict time).
     """
     X_train, y_train, X_test, y_test = data
     D_train, train_seconds = timed(distances, X_train, X_train)
     D_test, test_seconds = timed(distances, X_test, X_train)
     knn = knn_baseline(D_train, y_train, D_test, y_test, grids["k"], _cv())
-    svc = distance_substitution_svc(D_train, y_train, D_test, y_test, grids["gamma_factors"], grids["svc_C"], _cv())
-    return [
-        _row(dataset, f"k-NN, exact {metric_name}", knn.accuracy, train_seconds + knn.fit_seconds,
-             test_seconds + knn.predict_seconds, knn.search_seconds, f"k={knn.chosen['k']}"),
-        _row(dataset, f"exp(-gamma {metric_name}) + SVC (precomputed)", svc.accuracy, train_seconds + svc.fit_seconds,
-             test_seconds + svc.predict_seconds, svc.search_seconds,
-             f"gamma={svc.chosen['gamma']:.3g}, C={svc.chosen['C']:g}"),
-    ]
+    rows = [_row(dataset, f"k-NN, exact {metric_name}", knn.accuracy, train_seconds + knn.fit_seconds,
+                 test_seconds + knn.predict_seconds, knn.search_seconds, f"k={knn.chosen['k']}", kind="knn",
+                 paper=PAPER.get((dataset, "k-NN"), ""))]
+    rows += edge_warnings(dataset, "k-NN", knn.chosen, {"k": grids["k"]}, bounds={("k", 1)})
+    for power, name, key in ((1, f"exp(-gamma {metric_name}) kernel + SVC", "exp"),
+                             (2, f"DSK_RBF: exp(-gamma {metric_name}^2) + SVC", "DSK_RBF")):
+        svc = distance_substitution_svc(D_train, y_train, D_test, y_test, grids["dsk_factors"], grids["svc_C"],
+                                        _cv(), power=power)
+        chosen = {"gamma": svc.chosen["gamma"], "C": svc.chosen["C"]}
+        rows.append(_row(dataset, name, svc.accuracy, train_seconds + svc.fit_seconds,
+                         test_seconds + svc.predict_seconds, svc.search_seconds,
+                         f"gamma={svc.chosen['factor']:g} / median d{'^2' if power == 2 else ''} = "
+                         f"{svc.chosen['gamma']:.3g}, C={svc.chosen['C']:g}", kind="exact",
+                         paper=PAPER.get((dataset, key), "")))
+        rows += edge_warnings(dataset, name, {"gamma factor": svc.chosen["factor"], "C": svc.chosen["C"]},
+                              {"gamma factor": grids["dsk_factors"], "C": grids["svc_C"]})
+    return rows
 
+
+def exact_sketch_kernel_rows(dataset, name, vectorizer, data, grids):
+    """The SFM paper's exact kernels exp(-||V(x) - V(y)||_1 / beta) on ESP or
+    CGK vectors V, + SVC(precomputed); beta in grids["sfm_beta"] and C by CV."""
+    X_train, y_train, X_test, y_test = data
+    t0 = time.perf_counter()
+    model = vectorizer.fit(X_train)
+    V_train = model.transform(X_train)
+    D_train = manhattan_distances(V_train)
+    train_seconds = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    D_test = manhattan_distances(model.transform(X_test), V_train)
+    test_seconds = time.perf_counter() - t0
+    betas = grids["sfm_beta"]
+    svc = distance_substitution_svc(D_train, y_train, D_test, y_test, [1 / b for b in betas], grids["svc_C"], _cv(),
+                                    scale=1.0)
+    beta = 1 / svc.chosen["factor"]
+    median = float(np.median(D_train[np.triu_indices(len(D_train), 1)]))
+    method = f"exact {name} kernel exp(-L1/beta) + SVC"
+    row = _row(dataset, method, svc.accuracy, train_seconds + svc.fit_seconds, test_seconds + svc.predict_seconds,
+               svc.search_seconds, f"beta={beta:g} (median L1 {median:.3g}), C={svc.chosen['C']:g}", kind="exact")
+    return [row] + edge_warnings(dataset, method, {"beta": beta, "C": svc.chosen["C"]},
+                                 {"beta": betas, "C": grids["svc_C"]})
+
+
+# Datasets ----------------------------------------------------------------------
 
 def _subsample(X, y, n, seed):
     """A stratified subsample of n objects (all of them when n is None or larger)."""
@@ -158,71 +429,84 @@ def _split(X_train, y_train, X_test, y_test, grids):
     return X_train, y_train, X_test, y_test
 
 
-def _median_l1(Z, n=200):
-    """Median L1 distance between the first n rows: the scale of SFM's beta grid."""
-    D = manhattan_distances(Z[:n])
-    return float(np.median(D[np.triu_indices(D.shape[0], 1)]))
+def rsm_rows(dataset, metric, data, grids, n_jobs, sweep=False, dtype=np.float64, R_grid=None):
+    """RSM under the D2KE paper's protocol: R <= 512 (prefixes of one set of
+    representatives), soft (gamma by CV) or direct kernel, by CV."""
+    R_grid = [r for r in (R_grid or grids["rsm_R"]) if r <= len(data[0])]
+    make = lambda R, kernel, gamma: RepresentativeSetEmbedding(R, metric=metric, kernel=kernel,  # noqa: E731
+                                                               gamma=gamma, random_state=0, n_jobs=n_jobs,
+                                                               dtype=dtype)
+    return distance_rows(dataset, "RSM (R={R}, by CV)", make, [{}], data, grids, R=max(R_grid), R_grid=R_grid,
+                         merge=True, kind="rsm", paper_key="RSM", sweep=sweep, bounds={("R", max(R_grid))})
 
 
-def string_plan(dataset, data, grids, n_jobs, ss_lengths):
+def string_plan(dataset, data, grids, n_jobs):
     """(label, callable -> rows) for one string dataset."""
     R = grids["R"]["strings"]
     X_train = data[0]
+    longest = max(len(s) for s in X_train)
 
-    def rse(sampler, kernel, lengths):
-        def run():
-            make = lambda max_length: RandomStringEmbedding(R, sampler=sampler, kernel=kernel, max_length=max_length,
-                                                            random_state=0, n_jobs=n_jobs)
-            settings = [{"max_length": m} for m in lengths]
-            return embedding_rows(dataset, f"RSE (R={R}, {sampler}, {kernel})", make, settings, data, grids)
-        return run
+    def rse(sampler):
+        if sampler in ("ss", "bss"):
+            # Longer than the longest input, a substring length only adds
+            # whole training strings: the grid stops at the input length.
+            lengths = sorted({max(1, round(f * longest)) for f in grids["ss_fractions"]})
+            bounds = {("max_length", longest)}
+        else:
+            lengths, bounds = grids["rf_lengths"], set()
+        make = lambda R_, kernel, gamma, max_length: RandomStringEmbedding(  # noqa: E731
+            R_, sampler=sampler, kernel=kernel, gamma=gamma, max_length=max_length, random_state=0, n_jobs=n_jobs)
+        return lambda: distance_rows(dataset, f"RSE (R={R}, {sampler})", make, [{"max_length": m} for m in lengths],
+                                     data, grids, R=R, bounds=bounds, paper_key=f"RSE {sampler}", sweep=True)
 
     def sfm(name):
         def run():
             if name == "SFMEDM":
-                median = _median_l1(ESPVectorizer(n_jobs=n_jobs).fit_transform(X_train[:200]))
-                make = lambda beta: make_sfmedm(n_components=R, beta=beta, random_state=0, n_jobs=n_jobs)
+                make = lambda D, beta: make_sfmedm(n_components=D, beta=beta, random_state=0, n_jobs=n_jobs,  # noqa
+                                                   dtype=np.float32)
             else:
-                median = _median_l1(CGKEmbedding(random_state=0).fit_transform(X_train[:200]))
-                make = lambda beta: make_sfmcgk(n_components=R, beta=beta, random_state=0, n_jobs=n_jobs)
-            settings = [{"beta": f * median} for f in grids["beta_factors"]]
-            return embedding_rows(dataset, f"{name} (D={R})", make, settings, data, grids)
+                make = lambda D, beta: make_sfmcgk(n_components=D, beta=beta, random_state=0, n_jobs=n_jobs,  # noqa
+                                                   dtype=np.float32)
+            D, D_search = grids["sfm_D"], grids["sfm_search_D"]
+            return feature_rows(dataset, f"{name} (D={D}; beta searched at D={D_search})",
+                                lambda beta: make(D_search, beta), [{"beta": b} for b in grids["sfm_beta"]], data,
+                                grids, make_final=lambda beta: make(D, beta), kind="family")
         return run
 
-    def rsm():
-        make = lambda kernel: RepresentativeSetEmbedding(min(R, len(X_train)), metric="levenshtein", kernel=kernel,
-                                                         random_state=0, n_jobs=n_jobs)
-        return embedding_rows(dataset, f"RSM (R={min(R, len(X_train))}, Levenshtein)", make,
-                              [{"kernel": "soft"}], data, grids)
-
     def exact():
-        return exact_distance_rows(dataset, "Levenshtein",
-                                   lambda A, B: pairwise_distances(A, B, n_jobs=n_jobs), data, grids)
+        return exact_distance_rows(dataset, "Levenshtein", lambda A, B: pairwise_distances(A, B, n_jobs=n_jobs),
+                                   data, grids)
 
-    short = [10, 30] if grids["wide"] else [10]
-    long = ss_lengths if grids["wide"] else ss_lengths[-1:]
-    return [
-        ("RSE ss soft", rse("ss", "soft", long)),
-        ("RSE ss direct", rse("ss", "direct", long[-1:])),
-        ("RSE bss soft", rse("bss", "soft", long[-1:])),
-        ("RSE rf soft", rse("rf", "soft", short)),
-        ("RSE rfd soft", rse("rfd", "soft", short)),
-        ("SFMEDM", sfm("SFMEDM")),
-        ("SFMCGK", sfm("SFMCGK")),
-        ("RSM", rsm),
-        ("exact Levenshtein", exact),
-    ]
+    def sketches():
+        return (exact_sketch_kernel_rows(dataset, "ESP", ESPVectorizer(n_jobs=n_jobs), data, grids)
+                + exact_sketch_kernel_rows(dataset, "CGK", CGKEmbedding(random_state=0, n_jobs=n_jobs), data, grids))
+
+    def peers():
+        rows = feature_rows(dataset, "k-mer spectrum + LinearSVC (peer)", lambda k: kmer_spectrum(k),
+                            [{"k": k} for k in grids["kmer_k"]], data, grids, sparse=True)
+        if equal_lengths(X_train) and equal_lengths(data[2]):
+            rows += feature_rows(dataset, "one-hot per position + LinearSVC (peer)", lambda: PositionOneHot(), [{}],
+                                 data, grids, sparse=True)
+        else:
+            rows.append(_row(dataset, "one-hot per position (peer)", kind="peer",
+                             note=f"not run: string lengths vary ({min(len(s) for s in X_train)}-{longest})"))
+        return rows
+
+    plan = [(f"RSE {sampler}", rse(sampler)) for sampler in ("rf", "rfd", "ss", "bss")]
+    plan += [("SFMEDM", sfm("SFMEDM")), ("SFMCGK", sfm("SFMCGK")),
+             ("RSM", lambda: rsm_rows(dataset, "levenshtein", data, grids, n_jobs, sweep=True)),
+             ("exact Levenshtein", exact), ("exact ESP / CGK kernels", sketches), ("peers", peers)]
+    return plan
 
 
 def task_strings(grids, n_jobs):
     plans = []
     dna = load_statlog_dna()
     data = _split(dna.X_train, dna.y_train, dna.X_test, dna.y_test, grids)
-    plans += string_plan("StatLog DNA", data, grids, n_jobs, [60, 120])
+    plans += [(f"DNA: {label}", run) for label, run in string_plan("StatLog DNA", data, grids, n_jobs)]
     chain = load_digits_chaincode()
     data = _split(chain.X_train, chain.y_train, chain.X_test, chain.y_test, grids)
-    plans += [(f"chain codes: {label}", run) for label, run in string_plan("digit chain codes", data, grids, n_jobs,
-                                                                              [50, 100])]
+    plans += [(f"chain codes: {label}", run) for label, run in string_plan("digit chain codes", data, grids, n_jobs)]
     return plans
 
 
@@ -230,23 +514,16 @@ def task_timeseries(grids, n_jobs):
     vowels = load_japanese_vowels()
     data = _split(vowels.X_train, vowels.y_train, vowels.X_test, vowels.y_test, grids)
     dataset, R = "JapaneseVowels", grids["R"]["timeseries"]
-    lengths = [10, 25] if grids["wide"] else [25]
 
-    def rws(kernel):
-        make = lambda max_length: RandomWarpingSeries(R, max_length=max_length, kernel=kernel, random_state=0,
-                                                      n_jobs=n_jobs)
-        return lambda: embedding_rows(dataset, f"RWS (R={R}, {kernel})", make,
-                                      [{"max_length": m} for m in lengths], data, grids)
+    def rws():
+        make = lambda R_, kernel, gamma, max_length: RandomWarpingSeries(  # noqa: E731
+            R_, max_length=max_length, kernel=kernel, gamma=gamma, random_state=0, n_jobs=n_jobs)
+        return distance_rows(dataset, f"RWS (R={R})", make, [{"max_length": m} for m in grids["rws_lengths"]],
+                             data, grids, R=R)
 
-    def rsm():
-        n = min(R, len(data[0]))
-        make = lambda kernel: RepresentativeSetEmbedding(n, metric="dtw", kernel=kernel, random_state=0, n_jobs=n_jobs)
-        return embedding_rows(dataset, f"RSM (R={n}, DTW)", make, [{"kernel": "soft"}, {"kernel": "direct"}],
-                              data, grids)
-
-    exact = lambda: exact_distance_rows(dataset, "DTW", lambda A, B: pairwise_distances(A, B, metric="dtw",
+    exact = lambda: exact_distance_rows(dataset, "DTW", lambda A, B: pairwise_distances(A, B, metric="dtw",  # noqa
                                                                                         n_jobs=n_jobs), data, grids)
-    return [("RWS soft", rws("soft")), ("RWS direct", rws("direct")), ("RSM", rsm), ("exact DTW", exact)]
+    return [("RWS", rws), ("RSM", lambda: rsm_rows(dataset, "dtw", data, grids, n_jobs)), ("exact DTW", exact)]
 
 
 def task_sets(grids, n_jobs):
@@ -254,21 +531,24 @@ def task_sets(grids, n_jobs):
     data = _split(unit_descriptors(sift.X_train), sift.y_train, unit_descriptors(sift.X_test), sift.y_test, grids)
     dataset, R = "digits SIFT sets", grids["R"]["sets"]
 
-    def rse(kernel):
-        make = lambda: RandomSetEmbedding(R, kernel=kernel, random_state=0, n_jobs=n_jobs, dtype=np.float32)
-        return lambda: embedding_rows(dataset, f"RandomSetEmbedding (R={R}, modified Hausdorff, {kernel})", make,
-                                      [{}], data, grids)
+    def rse():
+        make = lambda R_, kernel, gamma, max_size: RandomSetEmbedding(  # noqa: E731
+            R_, kernel=kernel, gamma=gamma, min_size=min(3, max_size), max_size=max_size, random_state=0,
+            n_jobs=n_jobs, dtype=np.float32)
+        return distance_rows(dataset, f"RandomSetEmbedding (R={R}, modified Hausdorff)", make,
+                             [{"max_size": m} for m in grids["set_sizes"]], data, grids, R=R)
 
-    def rsm():
-        n = min(R, len(data[0]))
-        make = lambda: RepresentativeSetEmbedding(n, metric="modified_hausdorff", random_state=0, n_jobs=n_jobs,
-                                                  dtype=np.float32)
-        return embedding_rows(dataset, f"RSM (R={n}, modified Hausdorff)", make, [{}], data, grids)
+    def bovw():
+        return feature_rows(dataset, "bag of visual words + linear SVM (peer)", lambda n_words: BagOfVisualWords(n_words),
+                            [{"n_words": k} for k in grids["bovw_words"]], data, grids)
 
-    distances = lambda A, B: pairwise_distances(A, B, metric="modified_hausdorff", n_jobs=n_jobs, dtype=np.float32)
-    exact = lambda: exact_distance_rows(dataset, "modified Hausdorff", distances, data, grids)
-    return [("RandomSetEmbedding soft", rse("soft")), ("RandomSetEmbedding direct", rse("direct")), ("RSM", rsm),
-            ("exact modified Hausdorff", exact)]
+    distances = lambda A, B: pairwise_distances(A, B, metric="modified_hausdorff", n_jobs=n_jobs,  # noqa: E731
+                                                dtype=np.float32)
+    return [("RandomSetEmbedding", rse),
+            ("RSM", lambda: rsm_rows(dataset, "modified_hausdorff", data, grids, n_jobs, dtype=np.float32)),
+            ("exact modified Hausdorff", lambda: exact_distance_rows(dataset, "modified Hausdorff", distances, data,
+                                                                     grids)),
+            ("bag of visual words", bovw)]
 
 
 def task_documents(grids, n_jobs):
@@ -278,22 +558,22 @@ def task_documents(grids, n_jobs):
     dataset, R = "BBC News", grids["R"]["documents"]
 
     def wme(distribution):
-        make = lambda: WordMoversEmbedding(R, embeddings=bbc.embeddings, weighting="tfidf", distribution=distribution,
-                                           random_state=0, n_jobs=n_jobs, dtype=np.float32)
-        return lambda: embedding_rows(dataset, f"WME (R={R}, tf-idf, {distribution} words)", make, [{}], bow, grids)
+        make = lambda R_, kernel, gamma: WordMoversEmbedding(  # noqa: E731
+            R_, embeddings=bbc.embeddings, weighting="tfidf", distribution=distribution, kernel=kernel, gamma=gamma,
+            random_state=0, n_jobs=n_jobs, dtype=np.float32)
+        return lambda: distance_rows(dataset, f"WME (R={R}, tf-idf, {distribution} words)", make, [{}], bow, grids,
+                                     R=R)
 
     def tfidf():
-        make = lambda: TfidfTransformer(sublinear_tf=True)
-        return embedding_rows(dataset, "tf-idf + LinearSVC (words only, no vectors)", make, [{}], bow, grids,
-                              scale=False, C_grid=grids["tfidf_C"])
+        return feature_rows(dataset, "tf-idf + LinearSVC (peer; words only, no vectors)",
+                            lambda: TfidfTransformer(sublinear_tf=True), [{}], bow, grids, sparse=True,
+                            C_grid=grids["tfidf_C"])
 
     def rsm():
-        n = grids["rsm_documents"]
-        if not n:
-            return [_row(dataset, "RSM (exact EMD)", note="not run with --quick: each exact EMD between two real "
-                                                         "documents costs milliseconds")]
-        make = lambda: RepresentativeSetEmbedding(n, metric="emd", random_state=0, n_jobs=n_jobs)
-        return embedding_rows(dataset, f"RSM (R={n}, exact EMD)", make, [{}], pairs, grids)
+        if not grids["rsm_documents"]:
+            return [_row(dataset, "RSM (exact EMD)", kind="rsm",
+                         note="not run with --quick: each exact EMD between two real documents costs milliseconds")]
+        return rsm_rows(dataset, "emd", pairs, grids, n_jobs, R_grid=grids["rsm_documents"])
 
     def exact():
         # N^2 exact EMDs between real documents (about 140 distinct words each)
@@ -303,7 +583,7 @@ def task_documents(grids, n_jobs):
         pairwise_distances(X[:10], X[10:30], metric="emd", n_jobs=n_jobs)
         per_pair = (time.perf_counter() - t0) / 200
         n_pairs = len(X) * (len(X) + len(pairs[2]))
-        return [_row(dataset, "k-NN / exp(-gamma EMD) + SVC, exact EMD",
+        return [_row(dataset, "k-NN / exp(-gamma EMD) kernels, exact EMD", kind="exact",
                      note=f"not run: {n_pairs:.3g} exact EMDs at a measured {per_pair * 1e3:.2f} ms per pair "
                           f"would take about {n_pairs * per_pair / 60:.0f} minutes")]
 
@@ -319,21 +599,22 @@ def task_graphs(grids, n_jobs):
 
     R = grids["R"]["graphs"]
     methods = ("RGE", "WL", "SP") if grids is QUICK else ("RGE", "RSM", "WL", "SP")
+    kinds = {"RGE": "family", "RSM": "rsm"}
+
+    def row(r):
+        method = r["method"].replace("RandomGraphEmbedding", "RGE")
+        return _row("MUTAG (10-fold CV)", method, r["accuracy"], search=r["seconds"],
+                    chosen=f"fold std {r['std']:.3f}; per fold: {r['chosen']}",
+                    kind=next((k for p, k in kinds.items() if method.startswith(p)), "peer"))
 
     def rows():
-        return [_row("MUTAG (10-fold CV)", r["method"].replace("RandomGraphEmbedding", "RGE"), r["accuracy"],
-                     search=r["seconds"], chosen=f"fold std {r['std']:.3f}; per fold: {r['chosen']}")
-                for r in mutag_rows(R, n_jobs, methods, log=lambda *a: None)]
+        return [row(r) for r in mutag_rows(R, n_jobs, methods, log=lambda *a: None)]
 
     return [("MUTAG graphs", rows)]
 
 
 TASKS = {"strings": task_strings, "timeseries": task_timeseries, "documents": task_documents, "sets": task_sets,
          "graphs": task_graphs}
-
-# Rows that belong to the D2KE family (the methods under test) and to the
-# two baselines of acceptance criterion 2.
-_FAMILY = ("RSE", "RWS", "RandomSetEmbedding", "WME", "SFMEDM", "SFMCGK", "RGE")
 
 
 def _fmt(value, spec):
@@ -344,36 +625,82 @@ def markdown_table(rows):
     lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     for r in rows:
         chosen = r["chosen"] or r["note"]
-        lines.append(f"| {r['dataset']} | {r['method']} | {_fmt(r['accuracy'], '.4f')} | {_fmt(r['fit'], '.2f')} | "
-                     f"{_fmt(r['predict'], '.2f')} | {_fmt(r['search'], '.1f')} | {chosen} |")
+        lines.append(f"| {r['dataset']} | {r['method']} | {_fmt(r['accuracy'], '.4f')} | {r['paper']} | "
+                     f"{_fmt(r['fit'], '.2f')} | {_fmt(r['predict'], '.2f')} | {_fmt(r['search'], '.1f')} | "
+                     f"{chosen} |")
     return "\n".join(lines)
 
 
+def sweep_table(rows):
+    """Test accuracy against R (prefixes of the chosen model's random objects or
+    representatives; setting, gamma and C as chosen by CV), one line per row
+    with a sweep."""
+    swept = [r for r in rows if r.get("sweep")]
+    if not swept:
+        return ""
+    sizes = sorted({R for r in swept for R in r["sweep"]})
+    lines = ["| dataset | method | " + " | ".join(f"R={R}" for R in sizes) + " |",
+             "|" + "---|" * (len(sizes) + 2)]
+    for r in swept:
+        cells = [_fmt(r["sweep"].get(R), ".4f") for R in sizes]
+        lines.append(f"| {r['dataset']} | {r['method']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def plot_sweeps(rows, path):
+    """Test accuracy against R, one panel per dataset (the RSE paper's Figure 1)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    datasets = list(dict.fromkeys(r["dataset"] for r in rows if r.get("sweep")))
+    fig, axes = plt.subplots(1, len(datasets), figsize=(6 * len(datasets), 4.5), squeeze=False)
+    for ax, dataset in zip(axes[0], datasets):
+        for r in rows:
+            if r["dataset"] == dataset and r.get("sweep"):
+                sizes = sorted(r["sweep"])
+                ax.plot(sizes, [r["sweep"][R] for R in sizes], marker="o", label=r["method"],
+                        linestyle="--" if r["kind"] == "rsm" else "-")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("R (random strings; RSM: representatives)")
+        ax.set_ylabel("test accuracy")
+        ax.set_title(dataset)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def comparison_notes(rows):
-    """Per dataset: does the best D2KE-family row beat k-NN and RSM?"""
+    """Per dataset: does the best D2KE-family row beat k-NN, RSM and the peers?"""
     notes = []
     for dataset in dict.fromkeys(r["dataset"] for r in rows):
         scored = [r for r in rows if r["dataset"] == dataset and r["accuracy"] is not None]
-        family = [r for r in scored if r["method"].startswith(_FAMILY)]
+        family = [r for r in scored if r["kind"] == "family"]
         if not family:
             continue
         best = max(family, key=lambda r: r["accuracy"])
         parts = []
-        for baseline in ("k-NN", "RSM"):
-            others = [r for r in scored if r["method"].startswith(baseline)]
+        for kind, name in (("knn", "k-NN"), ("rsm", "RSM"), ("exact", "exact kernels"), ("peer", "peers")):
+            others = [r for r in scored if r["kind"] == kind]
             if others:
                 other = max(others, key=lambda r: r["accuracy"])
                 verdict = "beats" if best["accuracy"] > other["accuracy"] else "does NOT beat"
                 parts.append(f"{verdict} {other['method']} ({other['accuracy']:.4f})")
             else:
-                parts.append(f"no {baseline} row")
+                parts.append(f"no {name} row")
         notes.append(f"- {dataset}: best D2KE-family row {best['method']} ({best['accuracy']:.4f}) " + "; ".join(parts))
+    warnings_ = sum(r["kind"] == "warning" for r in rows)
+    notes.append(f"- {warnings_} WARNING row(s): cross-validation chose the edge of a grid")
     return "\n".join(notes)
 
 
 def run(tasks, quick=False, n_jobs=None, out=None, argv=None, stream=None):
     """Run the tasks, print the report to stream (stdout) and write it to
-    out/results.md when out is given. Returns the rows."""
+    out/results.md (and the R sweep to out/r_sweep.png when matplotlib is
+    installed) when out is given. Returns the rows."""
     stream = sys.stdout if stream is None else stream
     grids = QUICK if quick else FULL
     t_start = time.perf_counter()
@@ -387,18 +714,28 @@ def run(tasks, quick=False, n_jobs=None, out=None, argv=None, stream=None):
             progress = Progress(task, len(plan))
             for label, step in plan:
                 progress.step(label)
-                rows.extend(step())
+                new_rows, seconds = timed(step)
+                rows.extend(new_rows)
+                # A line per step on stderr, and the rows so far in
+                # out/partial.md: a long run can be followed and survives a stop.
+                print(f"{task}: {label}: {seconds:.0f} s", file=sys.stderr, flush=True)
+                if out is not None:
+                    Path(out).mkdir(parents=True, exist_ok=True)
+                    (Path(out) / "partial.md").write_text(markdown_table(rows) + "\n")
             progress.close()
     wall = time.perf_counter() - t_start
+    sweeps = sweep_table(rows)
     report = "\n".join([
         *header_lines("reproduce", argv),
-        f"Mode: {'--quick (stratified subsamples, small R and grids)' if quick else 'full'}; "
+        f"Mode: {'--quick (stratified subsamples, small R and short grids)' if quick else 'full'}; "
         f"n_jobs={n_jobs}; wall time {wall:.0f} s",
         "",
         markdown_table(rows),
         "",
         comparison_notes(rows),
         "",
+        *(["Test accuracy against R (prefixes of the chosen model; its setting, gamma and C kept):", "", sweeps, ""]
+          if sweeps else []),
     ])
     stream.write(report)
     stream.flush()
@@ -406,6 +743,11 @@ def run(tasks, quick=False, n_jobs=None, out=None, argv=None, stream=None):
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         (out / "results.md").write_text(report)
+        if sweeps:
+            try:
+                plot_sweeps(rows, out / "r_sweep.png")
+            except ImportError:
+                pass
     return rows
 
 
