@@ -4,6 +4,7 @@ versions it ran with (the first lines of every report)."""
 import datetime
 import platform
 import shlex
+from pathlib import Path
 
 import numpy as np
 import scipy
@@ -34,3 +35,16 @@ def header_lines(subcommand, argv):
         f"Date: {datetime.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}",
         f"Versions: {versions()}",
     ]
+
+
+def publish(report, stream, out, filename):
+    """Write a finished report to the stream and, with an output folder, to
+    out/filename too (the folder made if needed); returns that folder or None."""
+    stream.write(report)
+    stream.flush()
+    if out is None:
+        return None
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / filename).write_text(report)
+    return out

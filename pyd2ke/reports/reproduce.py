@@ -75,7 +75,7 @@ from .baselines import distance_substitution_svc, knn_baseline
 from .data import unit_descriptors
 from .peers import BagOfVisualWords, PositionOneHot, equal_lengths, kmer_spectrum
 from .progress import Progress
-from .provenance import header_lines
+from .provenance import header_lines, publish
 from .timing import timed
 
 COLUMNS = ["dataset", "method", "test accuracy", "paper", "fit+transform s", "predict s", "CV search s",
@@ -737,12 +737,8 @@ def run(tasks, quick=False, n_jobs=None, out=None, argv=None, stream=None):
         *(["Test accuracy against R (prefixes of the chosen model; its setting, gamma and C kept):", "", sweeps, ""]
           if sweeps else []),
     ])
-    stream.write(report)
-    stream.flush()
+    out = publish(report, stream, out, "results.md")
     if out is not None:
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "results.md").write_text(report)
         if sweeps:
             try:
                 plot_sweeps(rows, out / "r_sweep.png")

@@ -42,7 +42,6 @@ import importlib.util
 import itertools
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 from sklearn.linear_model import RidgeClassifierCV
@@ -55,7 +54,7 @@ from pyd2ke.distances import pairwise_distances
 
 from .baselines import nearest_neighbour_accuracy
 from .progress import Progress
-from .provenance import header_lines, versions
+from .provenance import header_lines, publish, versions
 from .timing import timed
 
 # The classification problems aeon ships in its package data (aeon 1.x).
@@ -305,12 +304,7 @@ def run(datasets=None, quick=False, n_jobs=1, out=None, argv=None, stream=None, 
         *summary_lines(rows),
         "",
     ])
-    stream.write(report)
-    stream.flush()
-    if out is not None:
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "results_timeseries.md").write_text(report)
+    publish(report, stream, out, "results_timeseries.md")
     return rows
 
 
