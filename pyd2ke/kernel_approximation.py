@@ -380,6 +380,7 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         stacked = self._stacked_fourier()
         if stacked is not None:
             rows = int(np.clip(_STACKED_BYTES // (8 * stacked[0].shape[1]), 64, rows))
+            signs = self.rademacher_.astype(np.float64)  # once, not per chunk
         chunks = [(start, min(n, start + rows)) for start in range(0, n, rows)]
 
         def buffers():
@@ -400,8 +401,7 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
                 Zi = matmul_rows(dense, weights, columns=len(offsets))
                 Zi = np.cos(Zi + offsets)
                 Zi *= fourier_scale
-                P[:, :n_factors] = np.einsum("rfk,kf->rf", Zi.reshape(stop - start, n_factors, k),
-                                             self.rademacher_.astype(np.float64))
+                P[:, :n_factors] = np.einsum("rfk,kf->rf", Zi.reshape(stop - start, n_factors, k), signs)
                 P[:, n_factors:] = 0
             elif not shared:
                 # Factor c reads its own inner map: z_c(x) . w_c, one column at a time.
