@@ -4,8 +4,10 @@ its grid) and ss / bss with D_max = 120, twice the 60-symbol inputs (then
 about half of the ss random strings are whole training strings, which makes
 the row partly RSM). Same code path as reproduce (distance_rows: R = 4096,
 gamma factor and C by 3-fold CV on the training part, one test score), with
-the gamma grid widened to 16 x auto. The *8192 plans double R (the RSE
-paper searches R up to 8192) at the D_max the full run chose.
+the gamma grid widened to 16 x auto (and, since reproduce's grids grow
+past an end CV picks, grown further when CV picks an end). The *8192 plans
+double R (the RSE paper searches R up to 8192) at the D_max the full run
+chose.
 
     python benchmarks/dna_protocol_extra.py rf ss120 rfd
     python benchmarks/dna_protocol_extra.py rfd8192 ss8192

@@ -97,8 +97,8 @@ def test_linear_svm_through_its_kernel_matrix_separates_linear_classes():
     rng = np.random.default_rng(0)
     Z = rng.standard_normal((120, 20))
     y = (Z[:, 0] + 0.5 * Z[:, 1] > 0).astype(int)
-    score, C = cv_linear_svm(Z, y, [0.1, 10.0])
-    assert C in (0.1, 10.0) and score > 0.8
+    score, C, tried = cv_linear_svm(Z, y, [0.1, 10.0])
+    assert C in (0.1, 10.0) and score > 0.8 and tried == [0.1, 10.0]
     Z_test = rng.standard_normal((80, 20))
     assert LinearSVM(C).fit(Z, y).score(Z_test, (Z_test[:, 0] + 0.5 * Z_test[:, 1] > 0).astype(int)) > 0.85
 

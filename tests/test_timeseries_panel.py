@@ -91,3 +91,22 @@ def test_panel_quick_on_an_aeon_dataset(tmp_path):
     row = next(line for line in text.splitlines() if line.startswith("| UnitTest"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert all(0.0 <= float(c) <= 1.0 for c in cells[2:6])
+
+
+def test_final_grid_grows_max_length_past_the_end_cv_picked(monkeypatch):
+    # A CV score that rises with max_length: the grid [2, 4] doubles past its
+    # top, to 8 and 16, until 32 would pass the longest training series.
+    current = {}
+    real = panel.RandomWarpingSeries
+
+    def recording(*args, **kwargs):
+        current["max_length"] = kwargs["max_length"]
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(panel, "RandomWarpingSeries", recording)
+    monkeypatch.setattr(panel, "cross_val_score", lambda *args, **kwargs: np.array([current["max_length"]]))
+    data = _tiny("grow")
+    assert 16 <= max(len(s) for s in data[0]) < 32
+    grown = panel.rws_result(data, {"max_length": [2, 4]}, {}, 8, 1, 1, grow_lengths=True)
+    assert grown["chosen"] == "max_length=16"
+    assert panel.rws_result(data, {"max_length": [2, 4]}, {}, 8, 1, 1)["chosen"] == "max_length=4"

@@ -8,26 +8,29 @@ reproduce`` and ``benchmarks/``. Computing the distance matrices is left to
 the caller, who times it (and may reuse one matrix for several baselines).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn.model_selection import GridSearchCV
+from sklearn.model_selection import cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.svm import SVC
 
+from .grid import best_value, grow
 from .timing import timed
 
 
 @dataclass
 class BaselineResult:
-    """Test accuracy of a baseline, what cross-validation chose, and where its
-    time went in seconds (the distance matrices not included)."""
+    """Test accuracy of a baseline, what cross-validation chose, where its
+    time went in seconds (the distance matrices not included), and the grid
+    each parameter was searched on (grown past its ends when given an axis)."""
 
     accuracy: float
     chosen: dict
     search_seconds: float = 0.0
     fit_seconds: float = 0.0
     predict_seconds: float = 0.0
+    grids: dict = field(default_factory=dict)
 
 
 def nearest_neighbour_accuracy(D_test, y_train, y_test):
@@ -37,24 +40,31 @@ def nearest_neighbour_accuracy(D_test, y_train, y_test):
     return float(np.mean(predicted == np.asarray(y_test)))
 
 
-def knn_baseline(D_train, y_train, D_test, y_test, ks, cv):
+def _cv_score(estimator, X, y, cv):
+    return float(np.mean(cross_val_score(estimator, X, y, cv=cv)))
+
+
+def knn_baseline(D_train, y_train, D_test, y_test, ks, cv, k_axis=None):
     """k-NN on exact distances: k among ks by cross-validation (cv) on the
-    training matrix D_train (the smallest of the best on ties), then the
-    accuracy on D_test (test rows, training columns)."""
-    search = GridSearchCV(KNeighborsClassifier(metric="precomputed"), {"n_neighbors": list(ks)}, cv=cv, refit=False)
-    _, search_seconds = timed(search.fit, D_train, y_train)
-    k = search.best_params_["n_neighbors"]
+    training matrix D_train (the smallest of the best on ties; the grid grows
+    past its ends along k_axis), then the accuracy on D_test (test rows,
+    training columns)."""
+    scores, search_seconds = timed(
+        grow, lambda k: _cv_score(KNeighborsClassifier(k, metric="precomputed"), D_train, y_train, cv), ks, k_axis)
+    k = best_value(scores)
     knn, fit_seconds = timed(KNeighborsClassifier(k, metric="precomputed").fit, D_train, y_train)
     accuracy, predict_seconds = timed(knn.score, D_test, y_test)
-    return BaselineResult(accuracy, {"k": k}, search_seconds, fit_seconds, predict_seconds)
+    return BaselineResult(accuracy, {"k": k}, search_seconds, fit_seconds, predict_seconds, {"k": sorted(scores)})
 
 
-def distance_substitution_svc(D_train, y_train, D_test, y_test, gamma_factors, Cs, cv, power=1, scale=None):
+def distance_substitution_svc(D_train, y_train, D_test, y_test, gamma_factors, Cs, cv, power=1, scale=None,
+                              factor_axis=None, C_axis=None):
     """exp(-gamma d^power) + SVC(kernel="precomputed"), a distance-substitution
     kernel: power=1 is the Laplacian form exp(-gamma d), power=2 the Gaussian
     form exp(-gamma d^2) (DSK_RBF of the D2KE paper). gamma is a factor of
     gamma_factors over scale (by default the median training d^power) and C
-    one of Cs, both by cross-validation on the training matrix. The chosen
+    one of Cs, both by cross-validation on the training matrix (each grid
+    grows past its ends along factor_axis and C_axis when given). The chosen
     dict holds gamma, its factor and C.
 
     Both are indefinite for most distances; libsvm still trains on them.
@@ -64,20 +74,19 @@ def distance_substitution_svc(D_train, y_train, D_test, y_test, gamma_factors, C
         scale = float(np.median(P_train[np.triu_indices(len(P_train), 1)]))
         scale = scale if scale > 0 else 1.0
 
-    def search():
-        best = None
-        for factor in gamma_factors:
-            grid = GridSearchCV(SVC(kernel="precomputed"), {"C": list(Cs)}, cv=cv, refit=False)
-            grid.fit(np.exp(-factor / scale * P_train), y_train)
-            if best is None or grid.best_score_ > best[0]:
-                best = (grid.best_score_, factor, grid.best_params_["C"])
-        return best[1:]
+    def evaluate(factor):
+        K = np.exp(-factor / scale * P_train)
+        scores = grow(lambda C: _cv_score(SVC(kernel="precomputed", C=C), K, y_train, cv), Cs, C_axis)
+        C = best_value(scores)
+        return {"score": scores[C], "C": C, "C grid": sorted(scores)}
 
-    (factor, C), search_seconds = timed(search)
+    factors, search_seconds = timed(grow, evaluate, gamma_factors, factor_axis)
+    factor = best_value(factors)
+    C = factors[factor]["C"]
     gamma = factor / scale
     # The kernel matrices are computed inside the timed calls: they are part
     # of fitting and predicting.
     svc, fit_seconds = timed(lambda: SVC(kernel="precomputed", C=C).fit(np.exp(-gamma * P_train), y_train))
     accuracy, predict_seconds = timed(lambda: svc.score(np.exp(-gamma * P_test), y_test))
     return BaselineResult(accuracy, {"gamma": gamma, "factor": factor, "C": C}, search_seconds, fit_seconds,
-                          predict_seconds)
+                          predict_seconds, {"gamma factor": sorted(factors), "C": factors[factor]["C grid"]})

@@ -11,6 +11,8 @@ setting and C; the test fold is scored once. RGE settings: label_scale and
 gamma = factor * gamma_auto. Soft features for every gamma come from one
 fit with kernel="direct": exp(-gamma d) / sqrt(R) of the same distances d,
 exactly what kernel="soft" computes, without recomputing the EMDs per gamma.
+In ``reproduce``'s full run every inner grid grows past an end the inner CV
+picks (AXES; pyd2ke/reports/grid.py).
 """
 
 import time
@@ -18,7 +20,7 @@ import warnings
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
@@ -26,12 +28,17 @@ from sklearn.svm import SVC, LinearSVC
 from pyd2ke import RandomGraphEmbedding, RepresentativeSetEmbedding
 from pyd2ke.datasets import load_mutag
 
+from .grid import Axis, best_value, grow
+
 # RGE grid (chosen inside the training folds) and its classifier's C grid.
 RGE_LABEL_SCALES = (0.5, 1.0)
 RGE_GAMMA_FACTORS = (1.0, 3.0)
 RGE_C = (1e-3, 1e-2, 1e-1)
 KERNEL_SVC_C = (1e-2, 1e-1, 1.0, 10.0, 100.0)
 WL_ITERATIONS = (1, 2, 3, 4, 5)
+# How each grid grows past an end the inner CV picks (mutag_cv(grow=True)).
+AXES = {"label scale": Axis(factor=2, low=1 / 16, high=16), "gamma factor": Axis(factor=3, low=1 / 81, high=81),
+        "C": Axis(factor=10, low=1e-6, high=1e5), "n_iter": Axis(step=1, low=1, high=10, integer=True)}
 
 
 def _outer_folds(y, n_folds=10):
@@ -50,43 +57,71 @@ def _take(X, idx):
     return [X[i] for i in idx]
 
 
+def _cv_score(estimator, X, y):
+    return float(np.mean(cross_val_score(estimator, X, y, cv=_inner_cv())))
+
+
 def rge_fold(make, X_train, y_train, X_test, y_test, label_scales=RGE_LABEL_SCALES,
-             gamma_factors=RGE_GAMMA_FACTORS, C_grid=RGE_C):
-    """(test accuracy, chosen setting, seconds) of RGE with its parameters chosen on the training part."""
+             gamma_factors=RGE_GAMMA_FACTORS, C_grid=RGE_C, axes=None):
+    """(test accuracy, chosen setting, seconds) of RGE with its parameters chosen
+    on the training part (each grid grows past an end CV picks, along axes)."""
+    axes = axes or {}
     t0 = time.perf_counter()
-    best = None
-    for scale in label_scales:
+    fits = {}
+
+    def evaluate_scale(scale):
         model = make(label_scale=scale).fit(X_train)  # kernel="direct": features d / sqrt(R)
         R = model.n_components_
         D_train = model.transform(X_train) * np.sqrt(R)
-        D_test = model.transform(X_test) * np.sqrt(R)
         gamma_auto = 1.0 / np.median(D_train)  # all training rows: a prefix may hold one class only
-        for factor in gamma_factors:
-            gamma = factor * gamma_auto
-            Z_train = np.exp(-gamma * D_train) / np.sqrt(R)
-            search = GridSearchCV(_linear_svc(), {"linearsvc__C": list(C_grid)}, cv=_inner_cv()).fit(Z_train, y_train)
-            if best is None or search.best_score_ > best[0]:
-                best = (search.best_score_, {"label_scale": scale, "gamma_factor": factor,
-                                             "C": search.best_params_["linearsvc__C"]}, search, gamma, D_test, R)
-    _, chosen, search, gamma, D_test, R = best
-    accuracy = search.score(np.exp(-gamma * D_test) / np.sqrt(R), y_test)
-    return accuracy, chosen, time.perf_counter() - t0
+        fits[scale] = (model, D_train, R, gamma_auto)
+
+        def evaluate_factor(factor):
+            Z_train = np.exp(-factor * gamma_auto * D_train) / np.sqrt(R)
+            scores = grow(lambda C: _cv_score(_linear_svc(C), Z_train, y_train), C_grid, axes.get("C"))
+            C = best_value(scores)
+            return {"score": scores[C], "C": C}
+
+        factors = grow(evaluate_factor, gamma_factors, axes.get("gamma factor"))
+        factor = best_value(factors)
+        return {**factors[factor], "factor": factor}
+
+    scales = grow(evaluate_scale, label_scales, axes.get("label scale"))
+    scale = best_value(scales)
+    best = scales[scale]
+    model, D_train, R, gamma_auto = fits[scale]
+    gamma = best["factor"] * gamma_auto
+    clf = _linear_svc(best["C"]).fit(np.exp(-gamma * D_train) / np.sqrt(R), y_train)
+    D_test = model.transform(X_test) * np.sqrt(R)
+    accuracy = clf.score(np.exp(-gamma * D_test) / np.sqrt(R), y_test)
+    return accuracy, {"label_scale": scale, "gamma_factor": best["factor"], "C": best["C"]}, time.perf_counter() - t0
 
 
-def kernel_fold(make_kernel, settings, X_train, y_train, X_test, y_test, C_grid=KERNEL_SVC_C):
+def kernel_fold(make_kernel, settings, X_train, y_train, X_test, y_test, C_grid=KERNEL_SVC_C, axes=None):
     """(test accuracy, chosen setting, seconds) of SVC(kernel="precomputed") on a
-    graph kernel, its setting and C chosen by inner CV on the training part."""
+    graph kernel, its setting (dicts of one parameter, or [{}]) and C chosen
+    by inner CV on the training part (each grid grows past an end CV picks,
+    along axes: "C", and the setting's own name)."""
+    axes = axes or {}
     t0 = time.perf_counter()
-    best = None
-    for setting in settings:
-        kernel = make_kernel(**setting)
+    name = next(iter(settings[0]), None)
+    kernels = {}
+
+    def evaluate(value):
+        kernel = make_kernel(**({} if name is None else {name: value}))
         K_train = kernel.fit_transform(X_train)
-        search = GridSearchCV(SVC(kernel="precomputed"), {"C": list(C_grid)}, cv=_inner_cv()).fit(K_train, y_train)
-        if best is None or search.best_score_ > best[0]:
-            best = (search.best_score_, {**setting, "C": search.best_params_["C"]}, search, kernel)
-    _, chosen, search, kernel = best
-    accuracy = search.score(kernel.transform(X_test), y_test)
-    return accuracy, chosen, time.perf_counter() - t0
+        kernels[value] = (kernel, K_train)
+        scores = grow(lambda C: _cv_score(SVC(kernel="precomputed", C=C), K_train, y_train), C_grid, axes.get("C"))
+        C = best_value(scores)
+        return {"score": scores[C], "C": C}
+
+    results = grow(evaluate, [s.get(name) for s in settings], axes.get(name))
+    value = best_value(results)
+    kernel, K_train = kernels[value]
+    C = results[value]["C"]
+    svc = SVC(kernel="precomputed", C=C).fit(K_train, y_train)
+    accuracy = svc.score(kernel.transform(X_test), y_test)
+    return accuracy, {**({} if name is None else {name: value}), "C": C}, time.perf_counter() - t0
 
 
 def to_grakel(graphs):
@@ -111,21 +146,24 @@ def _grakel():
     return grakel
 
 
-def mutag_rows(n_components=256, n_jobs=None, methods=("RGE", "RSM", "WL", "SP"), log=print):
+def mutag_rows(n_components=256, n_jobs=None, methods=("RGE", "RSM", "WL", "SP"), log=print, grow_grids=False):
     """mutag_cv as rows {method, accuracy (mean over folds), std, seconds, chosen}."""
-    results = mutag_cv(n_components, n_jobs, methods, log)
+    results = mutag_cv(n_components, n_jobs, methods, log, grow_grids)
     rows = []
     for name, r in results.items():
         chosen = "; ".join(", ".join(f"{k}={v:g}" for k, v in c.items()) for c in r["chosen"])
         rows.append({"method": name, "accuracy": r["mean"], "std": r["std"], "seconds": r["seconds"],
-                     "chosen": chosen})
+                     "chosen": chosen, "accuracies": r["accuracies"]})
     if _grakel() is None:
         log("  (GraKeL not installed: pip install grakel for the Weisfeiler-Lehman and shortest-path rows)")
     return rows
 
 
-def mutag_cv(n_components=256, n_jobs=None, methods=("RGE", "RSM", "WL", "SP"), log=print):
-    """Per method: fold accuracies, their mean and std, chosen settings and seconds."""
+def mutag_cv(n_components=256, n_jobs=None, methods=("RGE", "RSM", "WL", "SP"), log=print, grow_grids=False):
+    """Per method: fold accuracies, their mean and std, chosen settings and
+    seconds. With grow_grids, every inner grid grows past an end the inner
+    CV picks (AXES)."""
+    axes = AXES if grow_grids else None
     data = load_mutag()
     X, y = data.graphs, data.y
     folds = _outer_folds(y)
@@ -151,13 +189,13 @@ def mutag_cv(n_components=256, n_jobs=None, methods=("RGE", "RSM", "WL", "SP"), 
                                                             kernel="direct", gamma=1.0, random_state=0,
                                                             n_jobs=n_jobs)
             run(f"RandomGraphEmbedding (R={n_components}, anchor) + LinearSVC",
-                lambda tr, te: rge_fold(make, _take(X, tr), y[tr], _take(X, te), y[te]))
+                lambda tr, te: rge_fold(make, _take(X, tr), y[tr], _take(X, te), y[te], axes=axes))
         if "RSM" in methods:
             make = lambda label_scale: RepresentativeSetEmbedding(  # noqa: E731
                 min(n_components, 150), metric="graph_emd", metric_params={"label_scale": label_scale},
                 kernel="direct", gamma=1.0, random_state=0, n_jobs=n_jobs)
             run("RSM (graph EMD, all training graphs) + LinearSVC",
-                lambda tr, te: rge_fold(make, _take(X, tr), y[tr], _take(X, te), y[te]))
+                lambda tr, te: rge_fold(make, _take(X, tr), y[tr], _take(X, te), y[te], axes=axes))
         if grakel is not None:
             G = to_grakel(X)
             if "WL" in methods:
@@ -165,11 +203,12 @@ def mutag_cv(n_components=256, n_jobs=None, methods=("RGE", "RSM", "WL", "SP"), 
                     n_iter=n_iter, base_graph_kernel=grakel.kernels.VertexHistogram, normalize=True)
                 run("GraKeL Weisfeiler-Lehman subtree + SVC (precomputed)",
                     lambda tr, te: kernel_fold(make_wl, [{"n_iter": k} for k in WL_ITERATIONS],
-                                               _take(G, tr), y[tr], _take(G, te), y[te]))
+                                               _take(G, tr), y[tr], _take(G, te), y[te], axes=axes))
             if "SP" in methods:
                 make_sp = lambda: grakel.kernels.ShortestPath(normalize=True, with_labels=True)  # noqa: E731
                 run("GraKeL shortest-path + SVC (precomputed)",
-                    lambda tr, te: kernel_fold(make_sp, [{}], _take(G, tr), y[tr], _take(G, te), y[te]))
+                    lambda tr, te: kernel_fold(make_sp, [{}], _take(G, tr), y[tr], _take(G, te), y[te],
+                                               axes=axes))
     return results
 
 

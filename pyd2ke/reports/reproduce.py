@@ -41,9 +41,14 @@ with R beyond the matrix product, which makes R = 4096 and wide grids
 affordable (LinearSVC took 72 s per fit on DNA at R = 4096). Sparse peer
 features (k-mers, one-hot, tf-idf) use LinearSVC, as a user would.
 
-When cross-validation picks the lowest or highest value of a grid of three
-or more values (other than a natural bound: the input length for substring
-samplers, the protocol's cap of R for RSM), a WARNING row says so.
+In the full run every grid grows past an end that cross-validation picks
+(pyd2ke/reports/grid.py; FULL["axes"] gives each parameter's step and
+range): the next value beyond that end is tried, and so on until the choice
+sits inside the grid; the "chosen by CV" cell then names the range the grid
+reached. When a choice still sits at the lowest or highest value of a grid
+of three or more values (the range or the step budget stopped the growth),
+other than at a natural bound (the input length for substring samplers, the
+protocol's cap of R for RSM), a WARNING row says so.
 
 Timing: "fit+transform s" is fitting the chosen model on the training part
 (embedding the training objects, or computing their exact distance matrix,
@@ -51,6 +56,7 @@ plus the classifier); "predict s" is embedding (or computing distances to)
 the test objects plus predicting. The search itself is in "CV search s".
 """
 
+import dataclasses
 import sys
 import time
 import warnings
@@ -60,7 +66,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.metrics.pairwise import manhattan_distances
-from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
+from sklearn.model_selection import StratifiedKFold, cross_val_score, train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
@@ -73,6 +79,7 @@ from pyd2ke.distances import pairwise_distances
 
 from .baselines import distance_substitution_svc, knn_baseline
 from .data import unit_descriptors
+from .grid import Axis, best_value, grow
 from .peers import BagOfVisualWords, PositionOneHot, equal_lengths, kmer_spectrum
 from .progress import Progress
 from .provenance import header_lines, publish
@@ -101,6 +108,20 @@ FULL = {
     "kmer_k": [1, 2, 3, 4, 5, 6, 8], "onehot": True, "bovw_words": [64, 256, 1024],
     "liblinear_C": [0.001, 0.01, 0.1, 1.0, 10.0], "tfidf_C": [0.1, 1.0, 10.0, 100.0],
     "sweep": [16, 64, 256, 512, 1024, 2048, 4096],
+    # When CV picks an end of a grid, the grid grows past it by these steps
+    # (pyd2ke/reports/grid.py) until the choice is inside, within the ranges.
+    "axes": {
+        "C": Axis(factor=10, low=1e-4, high=1e5), "svc C": Axis(factor=10, low=1e-3, high=1e5),
+        "liblinear C": Axis(factor=10, low=1e-6, high=1e3),
+        "gamma factor": Axis(factor=4, low=4.0 ** -6, high=4.0 ** 6),
+        "beta": Axis(factor=10, low=1e-6, high=1e2),  # 1 / beta: beta in [0.01, 1e6]
+        "k": Axis(factor=1.9, low=1, integer=True),
+        "random length": Axis(factor=2, low=1, high=3200, integer=True),
+        "set size": Axis(factor=2, low=1, high=240, integer=True),
+        "sfm beta": Axis(factor=10, low=1e-2, high=1e6),
+        "kmer k": Axis(step=1, low=1, high=12, integer=True),
+        "bovw words": Axis(factor=4, low=4, high=4096, integer=True),
+    },
 }
 QUICK = {
     "max_train": 600, "max_test": 400,
@@ -115,6 +136,7 @@ QUICK = {
     "kmer_k": [2, 4, 6], "onehot": True, "bovw_words": [64],
     "liblinear_C": [0.1, 1.0], "tfidf_C": [1.0],
     "sweep": [16, 64, 256],
+    "axes": {},  # the quick grids stay as they are
 }
 
 # The papers' own numbers where the dataset is the same: StatLog DNA is the
@@ -133,6 +155,13 @@ PAPER = {
     ("StatLog DNA", "k-NN"): "79.41 (D2KE T3)",
     ("StatLog DNA", "DSK_RBF"): "87.88 (D2KE T3)",
 }
+
+
+def _axis(grids, name, **limits):
+    """How the grid of name grows past its ends (None: it stays as it is),
+    with its range narrowed by limits (low=..., high=...)."""
+    axis = grids["axes"].get(name)
+    return axis and dataclasses.replace(axis, **limits)
 
 
 def _cv():
@@ -167,6 +196,18 @@ def edge_warnings(dataset, method, chosen, grids, bounds=()):
     return rows
 
 
+def note_growth(row, initial, used):
+    """Append to the row's "chosen by CV" cell each grid that grew past its
+    ends (initial and used: name -> values), with the range it reached, so
+    the reader sees that the choice was made inside it."""
+    grown = [f"{name} {min(values):.4g}..{max(values):.4g}" for name, values in used.items()
+             if len(initial.get(name, ())) > 1
+             and (min(values) < min(initial[name]) or max(values) > max(initial[name]))]
+    if grown:
+        row["chosen"] += f"; grids grown to {', '.join(grown)}"
+    return row
+
+
 # A linear SVM through its kernel matrix -------------------------------------
 
 def _gram(A, B):
@@ -190,12 +231,15 @@ class LinearSVM:
         return self.svc_.score(_gram(self.scaler_.transform(Z).astype(np.float32), self.Z_), y)
 
 
-def cv_linear_svm(Z, y, Cs):
-    """(mean CV accuracy, C) of the best C for LinearSVM on the training features Z."""
+def cv_linear_svm(Z, y, Cs, axis=None):
+    """(mean CV accuracy, best C, the C values tried) for LinearSVM on the
+    training features Z; the C grid grows past its ends along axis."""
     Zs = StandardScaler().fit_transform(Z).astype(np.float32)
-    search = GridSearchCV(SVC(kernel="precomputed"), {"C": list(Cs)}, cv=_cv(), refit=False)
-    search.fit(_gram(Zs, Zs), y)
-    return search.best_score_, search.best_params_["C"]
+    G = _gram(Zs, Zs)
+    cv = _cv()
+    scores = grow(lambda C: float(np.mean(cross_val_score(SVC(kernel="precomputed", C=C), G, y, cv=cv))), Cs, axis)
+    C = best_value(scores)
+    return scores[C], C, sorted(scores)
 
 
 def _final_row(dataset, method, make_final, Z_of, C, data, search_seconds, chosen, kind, paper):
@@ -214,18 +258,20 @@ def _final_row(dataset, method, make_final, Z_of, C, data, search_seconds, chose
 # D2KE-family embeddings and RSM ------------------------------------------------
 
 def distance_rows(dataset, method, make, settings, data, grids, *, R, kernels=("SF", "DF"), R_grid=None,
-                  merge=False, bounds=(), kind="family", paper_key=None, sweep=False):
+                  merge=False, bounds=(), kind="family", paper_key=None, sweep=False, axis=None):
     """Rows of a distance-based embedding (one per kernel, or one for the best
     kernel when merge) with a linear SVM.
 
     make(n_components, kernel, gamma, **setting) returns the unfitted
-    estimator. For each setting, one direct-kernel fit at R_fit gives the
-    training distances D; the candidates are D[:, :r] (DF) and
-    exp(-f gamma_auto D[:, :r]) (SF) for f in grids["gamma_factors"] and r in
-    R_grid (R alone when None), each with C by cross-validation. The best
-    candidate per kernel is refitted and timed. With sweep, the row also
-    holds the test accuracy at the prefixes r of grids["sweep"] (the chosen
-    setting, gamma and C kept).
+    estimator; settings are dicts of one parameter (or [{}]), whose grid
+    grows past its ends along axis. For each setting, one direct-kernel fit
+    at R_fit gives the training distances D; the candidates are D[:, :r]
+    (DF) and exp(-f gamma_auto D[:, :r]) (SF) for f in grids["gamma_factors"]
+    and r in R_grid (R alone when None), each with C by cross-validation (the
+    gamma and C grids grow along grids["axes"]). The best candidate per
+    kernel is refitted and timed. With sweep, the row also holds the test
+    accuracy at the prefixes r of grids["sweep"] (the chosen setting, gamma
+    and C kept).
     """
     X_train, y_train, X_test, y_test = data
     R_grid = list(R_grid or [R])
@@ -234,29 +280,47 @@ def distance_rows(dataset, method, make, settings, data, grids, *, R, kernels=("
     sweep_R = sorted({r for r in grids["sweep"] if r < limit} | {limit}) if sweep else []
     R_fit = max(R_grid + sweep_R)
     y = np.asarray(y_train)
-    best, fitted = {}, []  # fitted: per setting, the direct-kernel estimator, its training distances, seconds
-    t_search = time.perf_counter()
-    for index, setting in enumerate(settings):
+    name = next(iter(settings[0]), None)
+    keys = ["any"] if merge else [k for k in ("SF", "DF") if k in kernels]
+    fitted = {}  # per setting value: the direct-kernel estimator, its training distances, seconds
+
+    def evaluate(value):
+        setting = {} if name is None else {name: value}
         t0 = time.perf_counter()
         estimator = make(R_fit, "direct", "auto", **setting).fit(X_train)
         D = (estimator.transform(X_train) * np.sqrt(R_fit)).astype(np.float32)
-        fitted.append({"estimator": estimator, "D": D, "seconds": time.perf_counter() - t0})
+        fitted[value] = {"estimator": estimator, "D": D, "seconds": time.perf_counter() - t0}
+        best = {}
         for r in R_grid:
             candidates = []
             if "DF" in kernels:
-                candidates.append(("DF", None, D[:, :r]))
+                score, C, C_grid = cv_linear_svm(D[:, :r], y, grids["C"], _axis(grids, "C"))
+                candidates.append({"score": score, "kernel": "DF", "factor": None, "gamma": None, "C": C,
+                                   "C grid": C_grid})
             if "SF" in kernels:
-                candidates += [("SF", f, np.exp(-f * estimator.gamma_ * D[:, :r])) for f in grids["gamma_factors"]]
-            for kernel, factor, Z in candidates:
-                score, C = cv_linear_svm(Z, y, grids["C"])
-                key = "any" if merge else kernel
-                if key not in best or score > best[key]["score"]:
-                    best[key] = {"score": score, "index": index, "r": r, "kernel": kernel, "factor": factor,
-                                 "C": C, "gamma": None if factor is None else factor * estimator.gamma_}
+                def soft(factor):
+                    score, C, C_grid = cv_linear_svm(np.exp(-factor * estimator.gamma_ * D[:, :r]), y, grids["C"],
+                                                     _axis(grids, "C"))
+                    return {"score": score, "C": C, "C grid": C_grid}
+
+                factors = grow(soft, grids["gamma_factors"], _axis(grids, "gamma factor"))
+                factor = best_value(factors)
+                candidates.append({**factors[factor], "kernel": "SF", "factor": factor,
+                                   "gamma": factor * estimator.gamma_, "factor grid": sorted(factors)})
+            for candidate in candidates:
+                key = "any" if merge else candidate["kernel"]
+                if key not in best or candidate["score"] > best[key]["score"]:
+                    best[key] = {**candidate, "r": r}
+        return best
+
+    t_search = time.perf_counter()
+    results = grow(evaluate, [s.get(name) for s in settings], axis, keys=keys)
     search_seconds = time.perf_counter() - t_search
     rows = []
-    for key, b in best.items():
-        setting = settings[b["index"]]
+    for key in keys:
+        value = best_value(results, key)
+        b = results[value][key]
+        setting = {} if name is None else {name: value}
         label = method if merge else f"{method}, {b['kernel']}"
         label = label.replace("{R}", str(b["r"]))
         chosen = {**setting}
@@ -268,7 +332,7 @@ def distance_rows(dataset, method, make, settings, data, grids, *, R, kernels=("
         chosen["C"] = b["C"]
         paper = PAPER.get((dataset, f"{paper_key} {b['kernel']}" if paper_key and not merge else paper_key), "")
         features = (lambda M: M) if b["gamma"] is None else (lambda M, g=b["gamma"]: np.exp(-g * M))
-        fit = fitted[b["index"]]
+        fit = fitted[value]
 
         def distances_test():
             # Computed once per setting (both kernels' rows and the sweep use
@@ -301,41 +365,53 @@ def distance_rows(dataset, method, make, settings, data, grids, *, R, kernels=("
                                                                                          y_test)
                             for r in sweep_R}
         rows.append(row)
-        grids_used = {name: [s[name] for s in settings] for name in setting}
-        grids_used["C"] = grids["C"]
+        grids_used = {} if name is None else {name: sorted(results)}
+        grids_used["C"] = b["C grid"]
         if b["factor"] is not None:
-            grids_used["gamma factor"] = grids["gamma_factors"]
+            grids_used["gamma factor"] = b["factor grid"]
             chosen = {**chosen, "gamma factor": b["factor"]}
         if len(R_grid) > 1:
             grids_used["R"] = R_grid
+        note_growth(row, {name: [s[name] for s in settings] if name else [], "C": grids["C"],
+                          "gamma factor": grids["gamma_factors"]}, grids_used)
         rows += edge_warnings(dataset, label, chosen, grids_used, bounds)
     return rows
 
 
 def feature_rows(dataset, method, make, settings, data, grids, *, make_final=None, sparse=False, C_grid=None,
-                 kind="peer", bounds=()):
+                 kind="peer", bounds=(), axis=None):
     """One row for a transformer + linear SVM: the best setting and C by CV.
 
-    Dense features use LinearSVM (C from grids["C"]); sparse ones LinearSVC
-    (C from C_grid). make_final(**setting), when given, is the model refitted
+    settings are dicts of one parameter (or [{}]), whose grid grows past its
+    ends along axis. Dense features use LinearSVM (C from grids["C"]);
+    sparse ones LinearSVC (C from C_grid); the C grid grows along
+    grids["axes"]. make_final(**setting), when given, is the model refitted
     for the test (a larger D, say), with C chosen again on its features."""
     X_train, y_train, X_test, y_test = data
     C_grid = C_grid or (grids["liblinear_C"] if sparse else grids["C"])
-    best = None
-    t_search = time.perf_counter()
-    for setting in settings:
-        Z = make(**setting).fit_transform(X_train)
+    C_axis = _axis(grids, "liblinear C" if sparse else "C")
+    name = next(iter(settings[0]), None)
+
+    def search_C(Z):
         if sparse:
-            search = GridSearchCV(LinearSVC(), {"C": C_grid}, cv=_cv()).fit(Z, y_train)
-            score, C = search.best_score_, search.best_params_["C"]
-        else:
-            score, C = cv_linear_svm(Z, y_train, C_grid)
-        if best is None or score > best[0]:
-            best = (score, setting, C)
-    _, setting, C = best
+            scores = grow(lambda C: float(np.mean(cross_val_score(LinearSVC(C=C), Z, y_train, cv=_cv()))), C_grid,
+                          C_axis)
+            C = best_value(scores)
+            return scores[C], C, sorted(scores)
+        return cv_linear_svm(Z, y_train, C_grid, C_axis)
+
+    def evaluate(value):
+        score, C, Cs = search_C(make(**({} if name is None else {name: value})).fit_transform(X_train))
+        return {"score": score, "C": C, "C grid": Cs}
+
+    t_search = time.perf_counter()
+    results = grow(evaluate, [s.get(name) for s in settings], axis)
+    value = best_value(results)
+    setting = {} if name is None else {name: value}
+    C, Cs = results[value]["C"], results[value]["C grid"]
     final = (lambda: make_final(**setting)) if make_final else (lambda: make(**setting))
     if make_final and not sparse:
-        C = cv_linear_svm(final().fit_transform(X_train), y_train, C_grid)[1]
+        _, C, Cs = cv_linear_svm(final().fit_transform(X_train), y_train, C_grid, C_axis)
     search_seconds = time.perf_counter() - t_search
     chosen = {**setting, "C": C}
     if sparse:
@@ -348,8 +424,9 @@ def feature_rows(dataset, method, make, settings, data, grids, *, make_final=Non
     else:
         row = _final_row(dataset, method, final, lambda m, X: m.transform(X), C, data, search_seconds, chosen,
                          kind, "")
-    grids_used = {name: [s[name] for s in settings] for name in setting}
-    grids_used["C"] = C_grid
+    grids_used = {} if name is None else {name: sorted(results)}
+    grids_used["C"] = Cs
+    note_growth(row, {name: [s[name] for s in settings] if name else [], "C": C_grid}, grids_used)
     return [row] + edge_warnings(dataset, method, chosen, grids_used, bounds)
 
 
@@ -366,23 +443,28 @@ def exact_distance_rows(dataset, metric_name, distances, data, grids):
     X_train, y_train, X_test, y_test = data
     D_train, train_seconds = timed(distances, X_train, X_train)
     D_test, test_seconds = timed(distances, X_test, X_train)
-    knn = knn_baseline(D_train, y_train, D_test, y_test, grids["k"], _cv())
+    # k stays below the training part of a CV fold (two thirds of the objects)
+    k_axis = _axis(grids, "k", high=len(y_train) * 2 // 3 - 1)
+    knn = knn_baseline(D_train, y_train, D_test, y_test, grids["k"], _cv(), k_axis=k_axis)
     rows = [_row(dataset, f"k-NN, exact {metric_name}", knn.accuracy, train_seconds + knn.fit_seconds,
                  test_seconds + knn.predict_seconds, knn.search_seconds, f"k={knn.chosen['k']}", kind="knn",
                  paper=PAPER.get((dataset, "k-NN"), ""))]
-    rows += edge_warnings(dataset, "k-NN", knn.chosen, {"k": grids["k"]}, bounds={("k", 1)})
+    note_growth(rows[0], {"k": grids["k"]}, knn.grids)
+    rows += edge_warnings(dataset, "k-NN", knn.chosen, knn.grids, bounds={("k", 1)})
     for power, name, key in ((1, f"exp(-gamma {metric_name}) kernel + SVC", "exp"),
                              (2, f"DSK_RBF: exp(-gamma {metric_name}^2) + SVC", "DSK_RBF")):
         svc = distance_substitution_svc(D_train, y_train, D_test, y_test, grids["dsk_factors"], grids["svc_C"],
-                                        _cv(), power=power)
+                                        _cv(), power=power, factor_axis=_axis(grids, "gamma factor"),
+                                        C_axis=_axis(grids, "svc C"))
         chosen = {"gamma": svc.chosen["gamma"], "C": svc.chosen["C"]}
         rows.append(_row(dataset, name, svc.accuracy, train_seconds + svc.fit_seconds,
                          test_seconds + svc.predict_seconds, svc.search_seconds,
                          f"gamma={svc.chosen['factor']:g} / median d{'^2' if power == 2 else ''} = "
                          f"{svc.chosen['gamma']:.3g}, C={svc.chosen['C']:g}", kind="exact",
                          paper=PAPER.get((dataset, key), "")))
+        note_growth(rows[-1], {"gamma factor": grids["dsk_factors"], "C": grids["svc_C"]}, svc.grids)
         rows += edge_warnings(dataset, name, {"gamma factor": svc.chosen["factor"], "C": svc.chosen["C"]},
-                              {"gamma factor": grids["dsk_factors"], "C": grids["svc_C"]})
+                              svc.grids)
     return rows
 
 
@@ -399,15 +481,18 @@ def exact_sketch_kernel_rows(dataset, name, vectorizer, data, grids):
     D_test = manhattan_distances(model.transform(X_test), V_train)
     test_seconds = time.perf_counter() - t0
     betas = grids["sfm_beta"]
+    # beta grows by tens past either end (1 / beta is the factor searched)
     svc = distance_substitution_svc(D_train, y_train, D_test, y_test, [1 / b for b in betas], grids["svc_C"], _cv(),
-                                    scale=1.0)
+                                    scale=1.0, factor_axis=_axis(grids, "beta"),
+                                    C_axis=_axis(grids, "svc C"))
     beta = 1 / svc.chosen["factor"]
     median = float(np.median(D_train[np.triu_indices(len(D_train), 1)]))
     method = f"exact {name} kernel exp(-L1/beta) + SVC"
     row = _row(dataset, method, svc.accuracy, train_seconds + svc.fit_seconds, test_seconds + svc.predict_seconds,
                svc.search_seconds, f"beta={beta:g} (median L1 {median:.3g}), C={svc.chosen['C']:g}", kind="exact")
-    return [row] + edge_warnings(dataset, method, {"beta": beta, "C": svc.chosen["C"]},
-                                 {"beta": betas, "C": grids["svc_C"]})
+    used = {"beta": [1 / f for f in svc.grids["gamma factor"]], "C": svc.grids["C"]}
+    note_growth(row, {"beta": betas, "C": grids["svc_C"]}, used)
+    return [row] + edge_warnings(dataset, method, {"beta": beta, "C": svc.chosen["C"]}, used)
 
 
 # Datasets ----------------------------------------------------------------------
@@ -452,12 +537,14 @@ def string_plan(dataset, data, grids, n_jobs):
             # whole training strings: the grid stops at the input length.
             lengths = sorted({max(1, round(f * longest)) for f in grids["ss_fractions"]})
             bounds = {("max_length", longest)}
+            axis = _axis(grids, "random length", high=longest)
         else:
-            lengths, bounds = grids["rf_lengths"], set()
+            lengths, bounds, axis = grids["rf_lengths"], set(), _axis(grids, "random length")
         make = lambda R_, kernel, gamma, max_length: RandomStringEmbedding(  # noqa: E731
             R_, sampler=sampler, kernel=kernel, gamma=gamma, max_length=max_length, random_state=0, n_jobs=n_jobs)
         return lambda: distance_rows(dataset, f"RSE (R={R}, {sampler})", make, [{"max_length": m} for m in lengths],
-                                     data, grids, R=R, bounds=bounds, paper_key=f"RSE {sampler}", sweep=True)
+                                     data, grids, R=R, bounds=bounds, paper_key=f"RSE {sampler}", sweep=True,
+                                     axis=axis)
 
     def sfm(name):
         def run():
@@ -470,7 +557,8 @@ def string_plan(dataset, data, grids, n_jobs):
             D, D_search = grids["sfm_D"], grids["sfm_search_D"]
             return feature_rows(dataset, f"{name} (D={D}; beta searched at D={D_search})",
                                 lambda beta: make(D_search, beta), [{"beta": b} for b in grids["sfm_beta"]], data,
-                                grids, make_final=lambda beta: make(D, beta), kind="family")
+                                grids, make_final=lambda beta: make(D, beta), kind="family",
+                                axis=_axis(grids, "sfm beta"))
         return run
 
     def exact():
@@ -483,7 +571,8 @@ def string_plan(dataset, data, grids, n_jobs):
 
     def peers():
         rows = feature_rows(dataset, "k-mer spectrum + LinearSVC (peer)", lambda k: kmer_spectrum(k),
-                            [{"k": k} for k in grids["kmer_k"]], data, grids, sparse=True)
+                            [{"k": k} for k in grids["kmer_k"]], data, grids, sparse=True,
+                            axis=_axis(grids, "kmer k"))
         if equal_lengths(X_train) and equal_lengths(data[2]):
             rows += feature_rows(dataset, "one-hot per position + LinearSVC (peer)", lambda: PositionOneHot(), [{}],
                                  data, grids, sparse=True)
@@ -518,8 +607,10 @@ def task_timeseries(grids, n_jobs):
     def rws():
         make = lambda R_, kernel, gamma, max_length: RandomWarpingSeries(  # noqa: E731
             R_, max_length=max_length, kernel=kernel, gamma=gamma, random_state=0, n_jobs=n_jobs)
+        # RWS's random series are at least 2 long (its min_length)
+        axis = _axis(grids, "random length", low=2, high=400)
         return distance_rows(dataset, f"RWS (R={R})", make, [{"max_length": m} for m in grids["rws_lengths"]],
-                             data, grids, R=R)
+                             data, grids, R=R, axis=axis, bounds={("max_length", 2)})
 
     exact = lambda: exact_distance_rows(dataset, "DTW", lambda A, B: pairwise_distances(A, B, metric="dtw",  # noqa
                                                                                         n_jobs=n_jobs), data, grids)
@@ -536,11 +627,13 @@ def task_sets(grids, n_jobs):
             R_, kernel=kernel, gamma=gamma, min_size=min(3, max_size), max_size=max_size, random_state=0,
             n_jobs=n_jobs, dtype=np.float32)
         return distance_rows(dataset, f"RandomSetEmbedding (R={R}, modified Hausdorff)", make,
-                             [{"max_size": m} for m in grids["set_sizes"]], data, grids, R=R)
+                             [{"max_size": m} for m in grids["set_sizes"]], data, grids, R=R,
+                             axis=_axis(grids, "set size"))
 
     def bovw():
         return feature_rows(dataset, "bag of visual words + linear SVM (peer)", lambda n_words: BagOfVisualWords(n_words),
-                            [{"n_words": k} for k in grids["bovw_words"]], data, grids)
+                            [{"n_words": k} for k in grids["bovw_words"]], data, grids,
+                            axis=_axis(grids, "bovw words"))
 
     distances = lambda A, B: pairwise_distances(A, B, metric="modified_hausdorff", n_jobs=n_jobs,  # noqa: E731
                                                 dtype=np.float32)
@@ -604,11 +697,12 @@ def task_graphs(grids, n_jobs):
     def row(r):
         method = r["method"].replace("RandomGraphEmbedding", "RGE")
         return _row("MUTAG (10-fold CV)", method, r["accuracy"], search=r["seconds"],
-                    chosen=f"fold std {r['std']:.3f}; per fold: {r['chosen']}",
+                    chosen=f"fold std {r['std']:.3f}; per fold: accuracy "
+                           f"{', '.join(f'{a:.3f}' for a in r['accuracies'])}; chosen {r['chosen']}",
                     kind=next((k for p, k in kinds.items() if method.startswith(p)), "peer"))
 
     def rows():
-        return [row(r) for r in mutag_rows(R, n_jobs, methods, log=lambda *a: None)]
+        return [row(r) for r in mutag_rows(R, n_jobs, methods, log=lambda *a: None, grow_grids=bool(grids["axes"]))]
 
     return [("MUTAG graphs", rows)]
 

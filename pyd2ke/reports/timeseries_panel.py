@@ -8,9 +8,10 @@ series z-normalised per series and channel (``pyd2ke.znormalize``):
 - RWS as measured at the start of issue 22: random series of lengths
   U{1..max_length} (the default min_length then) and N(0, scale^2) values,
   scale and max_length chosen by cross-validation, float64;
-- RWS as recommended now: ``derivative=True`` (first derivatives as extra
-  channels, as in derivative DTW), max_length up to 400 chosen by
-  cross-validation, float32 arithmetic;
+- RWS as recommended now: ``derivative`` (first derivatives as extra
+  channels, as in derivative DTW; on or off) and max_length (10 to 400, the
+  grid doubling past an end that CV picks) chosen by cross-validation,
+  float32 arithmetic;
 - 1-NN with the exact DTW distance (pyd2ke's, no window);
 - MiniRocket (aeon's ``MiniRocketClassifier``: its transform,
   StandardScaler and RidgeClassifierCV).
@@ -53,6 +54,7 @@ from pyd2ke import RandomWarpingSeries, znormalize
 from pyd2ke.distances import pairwise_distances
 
 from .baselines import nearest_neighbour_accuracy
+from .grid import Axis, grow
 from .progress import Progress
 from .provenance import header_lines, publish, versions
 from .timing import timed
@@ -65,11 +67,11 @@ DATASETS = ("ACSF1", "ArrowHead", "BasicMotions", "GunPoint", "ItalyPowerDemand"
 # (float64), and the recommended one (derivative channels, longer random
 # series, float32: about three times faster, see RandomWarpingSeries.dtype).
 START_GRID = {"scale": [0.5, 1.0, 2.0], "max_length": [10, 25, 50]}
-FINAL_GRID = {"derivative": [True], "max_length": [10, 25, 50, 100, 200, 400]}
+FINAL_GRID = {"derivative": [False, True], "max_length": [10, 25, 50, 100, 200, 400]}
 START_PARAMS = {"min_length": 1}  # the default before issue 22
 FINAL_PARAMS = {"dtype": np.float32}
-FULL = {"R": 1024, "max_train": None, "max_test": None, "cv_repeats": 2}
-QUICK = {"R": 64, "max_train": 40, "max_test": 40, "cv_repeats": 1,
+FULL = {"R": 1024, "max_train": None, "max_test": None, "cv_repeats": 2, "grow_lengths": True}
+QUICK = {"R": 64, "max_train": 40, "max_test": 40, "cv_repeats": 1, "grow_lengths": False,
          "start_grid": {"scale": [1.0], "max_length": [10]}, "final_grid": {"derivative": [True], "max_length": [10]}}
 
 COLUMNS = ["dataset", "train/test, length, channels", "RWS start", "RWS final", "1-NN DTW", "MiniRocket",
@@ -140,20 +142,29 @@ def _describe(setting):
     return ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in setting.items())
 
 
-def rws_result(data, grid, params, R, n_jobs, repeats):
+def rws_result(data, grid, params, R, n_jobs, repeats, grow_lengths=False):
     """RWS + ridge: every setting of grid (a dict of lists; params fixed)
     fitted on the training part, the best by CV on it, then scored on the
-    test part."""
+    test part. With grow_lengths, the max_length grid grows past an end that
+    CV picked (doubling, from 2 up to the longest training series)."""
     X_train, y_train, X_test, y_test = data
     best = None
+    others = {name: values for name, values in grid.items() if name != "max_length"}
+    longest = max(len(s) for s in X_train)
+    axis = Axis(factor=2, low=2, high=max(longest, max(grid["max_length"])), integer=True) if grow_lengths else None
     t_search = time.perf_counter()
-    for values in itertools.product(*grid.values()):
-        setting = dict(zip(grid, values))
-        model = RandomWarpingSeries(R, random_state=0, n_jobs=n_jobs, **params, **setting)
-        Z, seconds = timed(model.fit_transform, X_train)
-        score = cross_val_score(ridge(), Z, y_train, cv=_cv(y_train, repeats)).mean()
-        if best is None or score > best["score"]:
-            best = {"score": score, "setting": setting, "model": model, "Z": Z, "seconds": seconds}
+    for values in itertools.product(*others.values()):
+        def evaluate(max_length, fixed=dict(zip(others, values))):
+            nonlocal best
+            setting = {**fixed, "max_length": max_length}
+            model = RandomWarpingSeries(R, random_state=0, n_jobs=n_jobs, **params, **setting)
+            Z, seconds = timed(model.fit_transform, X_train)
+            score = cross_val_score(ridge(), Z, y_train, cv=_cv(y_train, repeats)).mean()
+            if best is None or score > best["score"]:
+                best = {"score": score, "setting": setting, "model": model, "Z": Z, "seconds": seconds}
+            return score
+
+        grow(evaluate, grid["max_length"], axis)
     search = time.perf_counter() - t_search
     clf, clf_seconds = timed(ridge().fit, best["Z"], y_train)
     t0 = time.perf_counter()
@@ -215,7 +226,8 @@ def dataset_row(name, parts, grids, n_jobs, minirocket=True):
     R, repeats = grids["R"], grids["cv_repeats"]
     row = {"dataset": name, "shape": _shape(X_train, X_test),
            "start": rws_result(data, grids.get("start_grid", START_GRID), START_PARAMS, R, n_jobs, repeats),
-           "final": rws_result(data, grids.get("final_grid", FINAL_GRID), FINAL_PARAMS, R, n_jobs, repeats),
+           "final": rws_result(data, grids.get("final_grid", FINAL_GRID), FINAL_PARAMS, R, n_jobs, repeats,
+                               grow_lengths=grids["grow_lengths"]),
            "dtw": dtw_1nn_result(data, n_jobs), "minirocket": None}
     if minirocket:
         row["minirocket"] = minirocket_result(X_train_eq, y_train, X_test_eq, y_test, n_jobs)
@@ -297,7 +309,8 @@ def run(datasets=None, quick=False, n_jobs=1, out=None, argv=None, stream=None, 
         "MiniRocket numba compilation (tiny inputs, before the first dataset): "
         + (f"{compile_seconds:.1f} s" if minirocket else "aeon not installed"),
         (f"RWS start grid: {grids.get('start_grid', START_GRID)} (min_length=1, float64); "
-         f"RWS final grid: {grids.get('final_grid', FINAL_GRID)} (float32)"),
+         f"RWS final grid: {grids.get('final_grid', FINAL_GRID)} (float32"
+         f"{'; max_length doubles past an end CV picks, up to the longest series' if grids['grow_lengths'] else ''})"),
         "",
         markdown_table(rows),
         "",
