@@ -46,9 +46,9 @@ def _cv_score(estimator, X, y, cv):
 
 def knn_baseline(D_train, y_train, D_test, y_test, ks, cv, k_axis=None):
     """k-NN on exact distances: k among ks by cross-validation (cv) on the
-    training matrix D_train (the smallest of the best on ties; the grid grows
-    past its ends along k_axis), then the accuracy on D_test (test rows,
-    training columns)."""
+    training matrix D_train (ties go to the middle of the grid; the grid
+    grows past its ends along k_axis), then the accuracy on D_test (test
+    rows, training columns)."""
     scores, search_seconds = timed(
         grow, lambda k: _cv_score(KNeighborsClassifier(k, metric="precomputed"), D_train, y_train, cv), ks, k_axis)
     k = best_value(scores)

@@ -36,7 +36,7 @@ RGE_GAMMA_FACTORS = (1.0, 3.0)
 RGE_C = (1e-3, 1e-2, 1e-1)
 KERNEL_SVC_C = (1e-2, 1e-1, 1.0, 10.0, 100.0)
 WL_ITERATIONS = (1, 2, 3, 4, 5)
-# How each grid grows past an end the inner CV picks (mutag_cv(grow=True)).
+# How each grid grows past an end the inner CV picks (mutag_cv(grow_grids=True)).
 AXES = {"label scale": Axis(factor=2, low=1 / 16, high=16), "gamma factor": Axis(factor=3, low=1 / 81, high=81),
         "C": Axis(factor=10, low=1e-6, high=1e5), "n_iter": Axis(step=1, low=1, high=10, integer=True)}
 
