@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-pytest.importorskip("dask")
-pytest.importorskip("distributed")
+pytest.importorskip("dask", reason="Dask is optional: pip install '.[dask]'")
+pytest.importorskip("distributed", reason="Dask is optional: pip install '.[dask]'")
 import dask.array as da  # noqa: E402
 import dask.bag as db  # noqa: E402
 from distributed import Client, LocalCluster  # noqa: E402

@@ -81,7 +81,7 @@ def test_cli_without_aeon_says_how_to_install(monkeypatch, capsys):
 
 
 def test_panel_quick_on_an_aeon_dataset(tmp_path):
-    pytest.importorskip("aeon")
+    pytest.importorskip("aeon", reason="aeon is the comparison extra: pip install '.[timeseries-compare]'")
     from pyd2ke.__main__ import main
 
     argv = ["timeseries", "--quick", "--dataset", "UnitTest", "--n-jobs", "1", "--out", str(tmp_path)]

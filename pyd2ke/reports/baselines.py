@@ -11,11 +11,10 @@ the caller, who times it (and may reuse one matrix for several baselines).
 from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn.model_selection import cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.svm import SVC
 
-from .grid import best_value, grow
+from .grid import best_value, grow, mean_cv_score
 from .timing import timed
 
 
@@ -40,17 +39,13 @@ def nearest_neighbour_accuracy(D_test, y_train, y_test):
     return float(np.mean(predicted == np.asarray(y_test)))
 
 
-def _cv_score(estimator, X, y, cv):
-    return float(np.mean(cross_val_score(estimator, X, y, cv=cv)))
-
-
 def knn_baseline(D_train, y_train, D_test, y_test, ks, cv, k_axis=None):
     """k-NN on exact distances: k among ks by cross-validation (cv) on the
     training matrix D_train (ties go to the middle of the grid; the grid
     grows past its ends along k_axis), then the accuracy on D_test (test
     rows, training columns)."""
     scores, search_seconds = timed(
-        grow, lambda k: _cv_score(KNeighborsClassifier(k, metric="precomputed"), D_train, y_train, cv), ks, k_axis)
+        grow, lambda k: mean_cv_score(KNeighborsClassifier(k, metric="precomputed"), D_train, y_train, cv), ks, k_axis)
     k = best_value(scores)
     knn, fit_seconds = timed(KNeighborsClassifier(k, metric="precomputed").fit, D_train, y_train)
     accuracy, predict_seconds = timed(knn.score, D_test, y_test)
@@ -76,7 +71,7 @@ def distance_substitution_svc(D_train, y_train, D_test, y_test, gamma_factors, C
 
     def evaluate(factor):
         K = np.exp(-factor / scale * P_train)
-        scores = grow(lambda C: _cv_score(SVC(kernel="precomputed", C=C), K, y_train, cv), Cs, C_axis)
+        scores = grow(lambda C: mean_cv_score(SVC(kernel="precomputed", C=C), K, y_train, cv), Cs, C_axis)
         C = best_value(scores)
         return {"score": scores[C], "C": C, "C grid": sorted(scores)}
 

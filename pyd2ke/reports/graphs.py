@@ -20,7 +20,7 @@ import warnings
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
@@ -28,7 +28,7 @@ from sklearn.svm import SVC, LinearSVC
 from pyd2ke import RandomGraphEmbedding, RepresentativeSetEmbedding
 from pyd2ke.datasets import load_mutag
 
-from .grid import Axis, best_value, grow
+from .grid import Axis, best_value, grow, mean_cv_score
 
 # RGE grid (chosen inside the training folds) and its classifier's C grid.
 RGE_LABEL_SCALES = (0.5, 1.0)
@@ -58,7 +58,7 @@ def _take(X, idx):
 
 
 def _cv_score(estimator, X, y):
-    return float(np.mean(cross_val_score(estimator, X, y, cv=_inner_cv())))
+    return mean_cv_score(estimator, X, y, _inner_cv())
 
 
 def rge_fold(make, X_train, y_train, X_test, y_test, label_scales=RGE_LABEL_SCALES,

@@ -12,6 +12,9 @@ still at an end after that.
 import math
 from dataclasses import dataclass
 
+import numpy as np
+from sklearn.model_selection import cross_val_score
+
 
 @dataclass(frozen=True)
 class Axis:
@@ -39,6 +42,12 @@ class Axis:
         return new
 
 
+def mean_cv_score(estimator, X, y, cv):
+    """The mean accuracy of estimator over the folds of cv: the score that
+    grow() compares."""
+    return float(np.mean(cross_val_score(estimator, X, y, cv=cv)))
+
+
 def _score(results, value, key):
     result = results[value] if key is None else results[value][key]
     return result["score"] if isinstance(result, dict) else result
@@ -51,7 +60,8 @@ def best_value(results, key=None):
     smaller): the choice leans inside a plateau of equal scores."""
     values = sorted(results)
     middle = (len(values) - 1) / 2
-    return max(values, key=lambda v: (_score(results, v, key), -abs(values.index(v) - middle), -values.index(v)))
+    ranked = max(enumerate(values), key=lambda iv: (_score(results, iv[1], key), -abs(iv[0] - middle), -iv[0]))
+    return ranked[1]
 
 
 def grow(evaluate, values, axis=None, keys=(None,), max_steps=4):

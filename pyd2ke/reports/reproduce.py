@@ -66,7 +66,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.metrics.pairwise import manhattan_distances
-from sklearn.model_selection import StratifiedKFold, cross_val_score, train_test_split
+from sklearn.model_selection import StratifiedKFold, train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
@@ -79,7 +79,7 @@ from pyd2ke.distances import pairwise_distances
 
 from .baselines import distance_substitution_svc, knn_baseline
 from .data import unit_descriptors
-from .grid import Axis, best_value, grow
+from .grid import Axis, best_value, grow, mean_cv_score
 from .peers import BagOfVisualWords, PositionOneHot, equal_lengths, kmer_spectrum
 from .progress import Progress
 from .provenance import header_lines, publish
@@ -237,7 +237,7 @@ def cv_linear_svm(Z, y, Cs, axis=None):
     Zs = StandardScaler().fit_transform(Z).astype(np.float32)
     G = _gram(Zs, Zs)
     cv = _cv()
-    scores = grow(lambda C: float(np.mean(cross_val_score(SVC(kernel="precomputed", C=C), G, y, cv=cv))), Cs, axis)
+    scores = grow(lambda C: mean_cv_score(SVC(kernel="precomputed", C=C), G, y, cv), Cs, axis)
     C = best_value(scores)
     return scores[C], C, sorted(scores)
 
@@ -394,8 +394,7 @@ def feature_rows(dataset, method, make, settings, data, grids, *, make_final=Non
 
     def search_C(Z):
         if sparse:
-            scores = grow(lambda C: float(np.mean(cross_val_score(LinearSVC(C=C), Z, y_train, cv=_cv()))), C_grid,
-                          C_axis)
+            scores = grow(lambda C: mean_cv_score(LinearSVC(C=C), Z, y_train, _cv()), C_grid, C_axis)
             C = best_value(scores)
             return scores[C], C, sorted(scores)
         return cv_linear_svm(Z, y_train, C_grid, C_axis)
