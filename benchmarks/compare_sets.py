@@ -66,11 +66,11 @@ def compare_documents(args, ot):
         bow, E, bbc_pairs = bbc_documents(rng, args.n, dim)
         cases = [
             ("BBC", WordMoversEmbedding(args.n_components, embeddings=E, min_words=1, max_words=21,
-                                        random_state=0).fit(bow[:50]), bow, bbc_pairs),
+                                        standardize=False, random_state=0).fit(bow[:50]), bow, bbc_pairs),
         ]
         unique = random_documents(rng, args.n, dim, 50, 200)
         cases.append(("unique", WordMoversEmbedding(args.n_components, min_words=1, max_words=21,
-                                                    random_state=0).fit(unique[:50]), unique, unique))
+                                                    standardize=False, random_state=0).fit(unique[:50]), unique, unique))
         for kind, wme, X, pairs_of_X in cases:
             compare_one(args, ot, f"d={dim} {kind}", wme, X, pairs_of_X)
 
@@ -147,7 +147,8 @@ def compare_sets(args):
     rng = np.random.default_rng(1)
     X = [rng.standard_normal((int(rng.integers(50, 501)), 128)).astype(np.float32) for _ in range(args.n)]
     X = [x / np.linalg.norm(x, axis=1, keepdims=True) for x in X]
-    est = RandomSetEmbedding(args.n_components, kernel="direct", random_state=0, dtype=np.float32).fit(X[:50])
+    est = RandomSetEmbedding(args.n_components, kernel="direct", standardize=False, random_state=0,
+                             dtype=np.float32).fit(X[:50])
     W = [w.astype(np.float32) for w in est.random_objects_]
     n_pairs = sum(len(x) for x in X) * sum(len(w) for w in W)
     check = numpy_modified_hausdorff(X[:5], W)

@@ -30,7 +30,7 @@ R_DRAW, D_MAX, C_GRID = 4096, 200, [0.1, 1.0, 10.0, 100.0, 1000.0]
 
 def distances(seed, X_train, X_test, n_jobs):
     """Training and test Levenshtein distances to one draw of R_DRAW random strings."""
-    model = RandomStringEmbedding(R_DRAW, sampler="rfd", kernel="direct", max_length=D_MAX, random_state=seed,
+    model = RandomStringEmbedding(R_DRAW, sampler="rfd", kernel="direct", max_length=D_MAX, random_state=seed, standardize=False,
                                   n_jobs=n_jobs).fit(X_train)
     scale = np.sqrt(R_DRAW)  # the direct kernel's features are d / sqrt(R)
     return (model.transform(X_train) * scale).astype(np.float32), (model.transform(X_test) * scale).astype(np.float32)

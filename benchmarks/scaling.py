@@ -37,9 +37,10 @@ SHORT_L, LONG_L = [16, 64, 256, 1024], [128, 512, 2048, 8192]
 # method: (unfitted model for n_jobs, (n, length) of its fit data, N grid,
 # L for the N sweep, L grid, N for the L sweep)
 METHODS = {
-    "strings": (lambda n_jobs: RandomStringEmbedding(256, sampler="rf", random_state=0, n_jobs=n_jobs),
+    "strings": (lambda n_jobs: RandomStringEmbedding(256, sampler="rf", max_length=10, random_state=0, n_jobs=n_jobs),
                 (50, 64), LARGE_N, 512, LONG_L, 10000),
-    "timeseries": (lambda n_jobs: RandomWarpingSeries(256, random_state=0, n_jobs=n_jobs, dtype=np.float32),
+    "timeseries": (lambda n_jobs: RandomWarpingSeries(256, max_length=10, derivative=False, random_state=0, n_jobs=n_jobs,
+                                                      dtype=np.float32),
                    (20, 50), SMALL_N, 512, LONG_L, 1000),
     "sets": (lambda n_jobs: RandomSetEmbedding(128, random_state=0, n_jobs=n_jobs, dtype=np.float32),
              (10, 20), SMALL_N, 64, SHORT_L, 1000),

@@ -29,6 +29,8 @@ default) it also times both on growing numbers of strings, to show from
 which number on the method is the faster.
 
 Subcommands (each with its own --help):
+  defaults    the first try: every estimator with its defaults against the tool a
+              user already has, with and without a scaler
   reproduce   every method on every bundled dataset against the papers' baselines
   scaling     embedding time against the number of objects N and their length L
   timeseries  Random Warping Series against 1-NN DTW and aeon's MiniRocket on
@@ -106,7 +108,27 @@ def _timeseries_main(argv):
     return timeseries_panel.main(parser.parse_args(argv), argv)
 
 
-SUBCOMMANDS = {"reproduce": _reproduce_main, "scaling": _scaling_main, "timeseries": _timeseries_main,
+def _defaults_main(argv):
+    from .reports import defaults_panel
+
+    parser = argparse.ArgumentParser(
+        prog=f"{_prog()} defaults",
+        description="The first try: every estimator with its defaults (n_components=1024) + StandardScaler + "
+                    "RidgeClassifierCV against the tool a user already has with its defaults (character n-grams, "
+                    "MiniRocket, tf-idf, bag of visual words, GraKeL's WL kernel) on the development data; the "
+                    "same features without a scaler (ridge, LogisticRegression(), LinearSVC()); make_sfmedm() and "
+                    "make_sfmcgk() with beta='auto' against a grid of betas. Time series need aeon and MUTAG's "
+                    "peer GraKeL: pip install 'pyd2ke[timeseries-compare,graphs-compare]'.")
+    parser.add_argument("--quick", action="store_true",
+                        help="subsamples, R=256, three aeon datasets, 3 MUTAG folds (a few minutes)")
+    parser.add_argument("--task", choices=sorted(defaults_panel.TASKS), nargs="+", default=None,
+                        help="input types to run (default: all)")
+    parser.add_argument("--out", default=None, metavar="DIR", help="also write the report to DIR/results_defaults.md")
+    parser.add_argument("--n-jobs", type=int, default=None, help="threads (default: all cores)")
+    return defaults_panel.main(parser.parse_args(argv), argv)
+
+
+SUBCOMMANDS = {"defaults": _defaults_main, "reproduce": _reproduce_main, "scaling": _scaling_main, "timeseries": _timeseries_main,
                "info": _info_main}
 
 

@@ -29,6 +29,20 @@ def check_positive_int(value, name, minimum=1, maximum=MAX_COUNT):
     return int(value)
 
 
+def is_auto(value):
+    """True for the string "auto" (a parameter decided at fit from the data)."""
+    return isinstance(value, str) and value == "auto"
+
+
+def check_positive_int_or_auto(value, name, minimum=1, maximum=MAX_COUNT):
+    """"auto", or an integer in [minimum, maximum]."""
+    if is_auto(value):
+        return value
+    if isinstance(value, str):
+        raise ValueError(f"{name} must be 'auto' or an integer, got {value!r}")
+    return check_positive_int(value, name, minimum, maximum)
+
+
 def check_real(value, name, *, positive=False, non_negative=False):
     """A finite real number (not bool), optionally > 0 or >= 0; returned as float."""
     sign = "positive and " if positive else "non-negative and " if non_negative else ""

@@ -29,6 +29,11 @@ class RepresentativeSetEmbedding(D2KEBase):
     kernel : {"soft", "direct"}, default="soft"
     gamma : float or "auto", default="auto"
         "auto" uses 1 / median distance between fit objects and representatives.
+    standardize : bool, default=True
+        Centre every feature on its fit-data mean and divide all by one
+        common factor (unit variance on average), so that a linear model with
+        its default regularisation learns without a scaler; Z Z' is then the
+        centred kernel over ``feature_scale_ ** 2``. False: the raw features.
     random_state : int, RandomState instance or None, default=None
     n_jobs : int or None, default=None
     dtype : numpy.float64 or numpy.float32, default=numpy.float64
@@ -38,6 +43,8 @@ class RepresentativeSetEmbedding(D2KEBase):
 
     Attributes
     ----------
+    feature_mean_, feature_scale_ : ndarray of shape (n_components_,) and float, or None
+        The standardisation (None when ``standardize=False``).
     random_objects_ : list
         The representatives, in the input format.
     representative_indices_ : ndarray of int
@@ -54,6 +61,7 @@ class RepresentativeSetEmbedding(D2KEBase):
         metric_params=None,
         kernel="soft",
         gamma="auto",
+        standardize=True,
         random_state=None,
         n_jobs=None,
         dtype=np.float64,
@@ -64,6 +72,7 @@ class RepresentativeSetEmbedding(D2KEBase):
         self.metric_params = metric_params
         self.kernel = kernel
         self.gamma = gamma
+        self.standardize = standardize
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.dtype = dtype

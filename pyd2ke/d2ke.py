@@ -25,6 +25,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ._domains import check_metric_params, domain_for
+from ._domains.base import soft_or_direct
 from ._parallel import check_chunk, chunk_bounds
 from ._validation import (
     check_choice,
@@ -34,9 +35,12 @@ from ._validation import (
     check_positive_int,
     effective_n_threads,
 )
+from ._auto import inverse_median
+from ._standardize import check_standardize, feature_statistics
 
-# Objects whose distances to the random objects set gamma="auto".
-_AUTO_GAMMA_SAMPLE = 256
+# Fit objects whose distances to the random objects set gamma="auto" and the
+# standardisation (standardize=True).
+_FIT_SAMPLE = 256
 
 
 def _report_progress(name, done, total, seconds):
@@ -91,6 +95,7 @@ class D2KEBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         check_choice(self.kernel, "kernel", {"soft", "direct"})
         check_gamma(self.gamma)
         check_dtype(self.dtype)
+        check_standardize(self.standardize)
         effective_n_threads(self.n_jobs)
         check_metric_params(self._domain(), self._metric_name(), self._metric_params())
 
@@ -123,30 +128,33 @@ class D2KEBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
 
     def _fit(self, X, draw):
         """Validate X as fit data, draw the random objects with draw(X, rng),
-        resolve gamma."""
+        resolve gamma and the standardisation."""
         for attr in ("_engine", "representative_indices_"):
             self.__dict__.pop(attr, None)  # stale state of an earlier fit
         X = self._validate(X, reset=True)
         rng = check_random_state(self.random_state)
         self.random_objects_ = draw(X, rng)
         self.n_components_ = len(self.random_objects_)
-        if self.gamma == "auto":
-            self.gamma_ = self._auto_gamma(X, rng)
+        # Both read the distances of one sample of fit objects; none is drawn
+        # when neither needs it (explicit gamma, standardize=False).
+        d = self._sample_distances(X, rng) if self.gamma == "auto" or self.standardize else None
+        self.gamma_ = inverse_median(d) if self.gamma == "auto" else float(self.gamma)
+        if self.standardize:
+            features = np.empty_like(d)
+            soft_or_direct(d, self.gamma_, self.kernel, features)
+            self.feature_mean_, self.feature_scale_ = feature_statistics(features)
         else:
-            self.gamma_ = float(self.gamma)
+            self.feature_mean_ = self.feature_scale_ = None
         return self
 
-    def _auto_gamma(self, X, rng):
-        """1 / median distance between fit objects and random objects."""
-        if len(X) > _AUTO_GAMMA_SAMPLE:
-            pick = rng.choice(len(X), _AUTO_GAMMA_SAMPLE, replace=False)
+    def _sample_distances(self, X, rng):
+        """Distances between up to _FIT_SAMPLE fit objects and the random objects."""
+        if len(X) > _FIT_SAMPLE:
+            pick = rng.choice(len(X), _FIT_SAMPLE, replace=False)
             pick = np.sort(pick)
             X = X.take(pick) if hasattr(X, "take") else [X[i] for i in pick]
             X = self._validate(X, reset=False)
-        d = self._distances(X)
-        median = float(np.median(d))
-        # A subnormal median would give gamma = inf (and NaN features at d = 0).
-        return min(1.0 / median, np.finfo(np.float64).max) if median > 0 else 1.0
+        return self._distances(X)
 
     def _engine_for_transform(self):
         # Built once per precision and distance parameters, which may change
@@ -200,11 +208,17 @@ class D2KEBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
             chunks = (X[start:stop] for start, stop in bounds)
         out = np.empty((n, self.n_components_), dtype=dtype)
         check = not self._always_finite()
+        standardization = None
+        if getattr(self, "feature_mean_", None) is not None:  # fitted with standardize=True
+            standardization = (self.feature_mean_.astype(dtype), dtype.type(1.0 / self.feature_scale_))
         t0 = time.perf_counter()
         for (start, stop), chunk in zip(bounds, chunks):
             engine.features_into(chunk, self.gamma_, self.kernel, out[start:stop], n_threads)
             if check:
                 check_finite_output(out[start:stop], "X", start)
+            if standardization is not None:
+                out[start:stop] -= standardization[0]
+                out[start:stop] *= standardization[1]
             if self.verbose:
                 _report_progress(type(self).__name__, stop, n, time.perf_counter() - t0)
         return out
@@ -263,6 +277,11 @@ class D2KE(D2KEBase):
     gamma : float or "auto", default="auto"
         "auto" uses 1 / median distance between (up to 256) fit objects and
         the random objects.
+    standardize : bool, default=True
+        Centre every feature on its fit-data mean and divide all by one
+        common factor (unit variance on average), so that a linear model with
+        its default regularisation learns without a scaler; Z Z' is then the
+        centred kernel over ``feature_scale_ ** 2``. False: the raw features.
     random_state : int, RandomState instance or None, default=None
     n_jobs : int or None, default=None
         Threads (None and -1: all cores). The output does not depend on it.
@@ -274,6 +293,8 @@ class D2KE(D2KEBase):
 
     Attributes
     ----------
+    feature_mean_, feature_scale_ : ndarray of shape (n_components_,) and float, or None
+        The standardisation (None when ``standardize=False``).
     random_objects_ : list
         The random objects, in the input format.
     representative_indices_ : ndarray of int
@@ -299,6 +320,7 @@ class D2KE(D2KEBase):
         metric_params=None,
         kernel="soft",
         gamma="auto",
+        standardize=True,
         random_state=None,
         n_jobs=None,
         dtype=np.float64,
@@ -310,6 +332,7 @@ class D2KE(D2KEBase):
         self.metric_params = metric_params
         self.kernel = kernel
         self.gamma = gamma
+        self.standardize = standardize
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.dtype = dtype

@@ -64,6 +64,11 @@ class WordMoversEmbedding(D2KEBase):
     gamma : float or "auto", default="auto"
         "auto" uses 1 / median EMD between (up to 256) fit documents and the
         random documents.
+    standardize : bool, default=True
+        Centre every feature on its fit-data mean and divide all by one
+        common factor (unit variance on average), so that a linear model with
+        its default regularisation learns without a scaler; Z Z' is then the
+        centred kernel over ``feature_scale_ ** 2``. False: the raw features.
     random_state : int, RandomState instance or None, default=None
     n_jobs : int or None, default=None
         Threads (None and -1: all cores). The output does not depend on it.
@@ -76,6 +81,8 @@ class WordMoversEmbedding(D2KEBase):
 
     Attributes
     ----------
+    feature_mean_, feature_scale_ : ndarray of shape (n_components_,) and float, or None
+        The standardisation (None when ``standardize=False``).
     random_objects_ : list of (ndarray (n_words, dim), ndarray (n_words,))
         The random documents.
     idf_ : ndarray of shape (vocabulary_size,)
@@ -106,6 +113,7 @@ class WordMoversEmbedding(D2KEBase):
         distribution=DISTRIBUTION,
         kernel="soft",
         gamma="auto",
+        standardize=True,
         random_state=None,
         n_jobs=None,
         dtype=np.float64,
@@ -119,6 +127,7 @@ class WordMoversEmbedding(D2KEBase):
         self.distribution = distribution
         self.kernel = kernel
         self.gamma = gamma
+        self.standardize = standardize
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.dtype = dtype

@@ -17,7 +17,10 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from sklearn.metrics.pairwise import manhattan_distances
+
 from . import _core
+from ._auto import laplacian_beta, sample_rows
 from ._blas import matmul_rows
 from ._parallel import run_row_blocks
 from ._validation import (
@@ -27,6 +30,7 @@ from ._validation import (
     check_positive_int,
     check_positive_real,
     effective_n_threads,
+    is_auto,
 )
 from ._seeds import draw_seed
 from .sketches import CGKEmbedding, ESPSketches, ESPVectorizer
@@ -46,8 +50,13 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         tan(pi (u - 1/2)) / beta. "rbf": exp(-gamma ||x - y||^2), Gaussian
         weights sqrt(2 gamma) Phi^{-1}(u). u = u(seed, j, k) is uniform in
         the open interval (0, 1).
-    beta : float, default=1.0
-        Laplacian bandwidth (> 0).
+    beta : float or "auto", default="auto"
+        Laplacian bandwidth (> 0). "auto" (the default since issue 28;
+        before, the SFM paper's 1.0) is twice the median L1 distance between
+        (up to 256) fit rows, stored as ``beta_``: the kernel is exp(-1/2)
+        at the median pair. With beta=1 and L1 distances of 50-100 between
+        ESP vectors the kernel is 0 for every pair and the features are
+        noise; the measurement behind the rule is in ``pyd2ke/_auto.py``.
     gamma : float, default=1.0
         RBF inverse width (> 0).
     n_components : int, default=1024
@@ -63,6 +72,9 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
     Attributes
     ----------
     seed_ : int
+    beta_ : float or None
+        The Laplacian bandwidth used (resolved when beta="auto"); None for
+        the rbf kernel.
     n_features_in_ : int
         Only when fitted on a dense or sparse matrix.
 
@@ -78,7 +90,7 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
     """
 
     def __init__(
-        self, *, kernel="laplacian", beta=1.0, gamma=1.0, n_components=1024, random_state=None, n_jobs=None,
+        self, *, kernel="laplacian", beta="auto", gamma=1.0, n_components=1024, random_state=None, n_jobs=None,
         dtype=np.float64,
     ):
         self.kernel = kernel
@@ -91,9 +103,12 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
 
     def _check_params(self):
         check_choice(self.kernel, "kernel", ("laplacian", "rbf"))
-        bandwidth = check_positive_real(self.beta, "beta") if self.kernel == "laplacian" else None
         if self.kernel == "rbf":
             bandwidth = check_positive_real(self.gamma, "gamma")
+        elif is_auto(self.beta):
+            bandwidth = getattr(self, "beta_", None)  # resolved at fit
+        else:
+            bandwidth = check_positive_real(self.beta, "beta")
         D = check_positive_int(self.n_components, "n_components", minimum=2)
         if D % 2:
             raise ValueError(f"n_components must be even (a cosine and a sine per frequency), got {D}")
@@ -128,8 +143,14 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
                 if hasattr(self, attribute):
                     delattr(self, attribute)
         else:
-            self._kind(X, reset=True)
+            kind, X = self._kind(X, reset=True)
         self.seed_ = draw_seed(self.random_state)
+        self.beta_ = None
+        if self.kernel == "laplacian" and is_auto(self.beta):
+            n = len(X) if isinstance(X, ESPSketches) else X.shape[0]
+            self.beta_ = laplacian_beta(_l1_distances(X, sample_rows(n), effective_n_threads(self.n_jobs)))
+        elif self.kernel == "laplacian":
+            self.beta_ = float(self.beta)
         return self
 
     def transform(self, X):
@@ -184,11 +205,23 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         return tags
 
 
-def make_sfmedm(*, n_components=1024, beta=1.0, random_state=None, n_jobs=None, dtype=np.float64):
+def _l1_distances(X, rows, n_threads):
+    """L1 distances between the given rows of X (dense, CSR or ESPSketches)."""
+    if isinstance(X, ESPSketches):
+        S = X.take(rows)
+        out = np.empty((len(rows), len(rows)))
+        _core.esp_l1_into(S.labels, S.counts, S.offsets, S.labels, S.counts, S.offsets, out, n_threads)
+        return out
+    return manhattan_distances(X[rows])
+
+
+def make_sfmedm(*, n_components=1024, beta="auto", random_state=None, n_jobs=None, dtype=np.float64):
     """SFMEDM: ESP characteristic vectors -> hashed Laplacian random Fourier features.
 
     z(S)'z(S') approximates exp(-||V(S) - V(S')||_1 / beta), a kernel on the
-    edit distance with moves. Returns an unfitted scikit-learn Pipeline.
+    edit distance with moves. beta="auto": twice the median L1 distance
+    between the fit strings' ESP vectors (see HashedRandomFourier). Returns
+    an unfitted scikit-learn Pipeline.
     """
     return Pipeline(
         [
@@ -204,11 +237,13 @@ def make_sfmedm(*, n_components=1024, beta=1.0, random_state=None, n_jobs=None, 
     )
 
 
-def make_sfmcgk(*, n_components=1024, beta=1.0, output_length=None, random_state=None, n_jobs=None,
+def make_sfmcgk(*, n_components=1024, beta="auto", output_length=None, random_state=None, n_jobs=None,
                 dtype=np.float64):
     """SFMCGK: CGK walks (one-hot, L1 = Hamming) -> hashed Laplacian random Fourier features.
 
-    Returns an unfitted scikit-learn Pipeline. With an integer random_state
+    beta="auto": twice the median L1 (= 2 x Hamming) distance between the
+    fit strings' walks (see HashedRandomFourier). Returns an unfitted
+    scikit-learn Pipeline. With an integer random_state
     both steps use it (the walk bits and the Fourier weights hash different
     keys, so they stay independent).
     """

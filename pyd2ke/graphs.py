@@ -56,6 +56,11 @@ class RandomGraphEmbedding(D2KEBase):
     gamma : float or "auto", default="auto"
         "auto" uses 1 / median EMD between (up to 256) fit graphs and the
         random graphs.
+    standardize : bool, default=True
+        Centre every feature on its fit-data mean and divide all by one
+        common factor (unit variance on average), so that a linear model with
+        its default regularisation learns without a scaler; Z Z' is then the
+        centred kernel over ``feature_scale_ ** 2``. False: the raw features.
     random_state : int, RandomState instance or None, default=None
     n_jobs : int or None, default=None
         Threads of the EMD (None and -1: all cores). The output does not
@@ -76,6 +81,8 @@ class RandomGraphEmbedding(D2KEBase):
 
     Attributes
     ----------
+    feature_mean_, feature_scale_ : ndarray of shape (n_components_,) and float, or None
+        The standardisation (None when ``standardize=False``).
     random_objects_ : list of NodeVectors (vectors (n_nodes, width), weights (n_nodes,))
         The random graphs as node-embedding sets.
     gamma_ : float
@@ -107,6 +114,7 @@ class RandomGraphEmbedding(D2KEBase):
         max_nodes=MAX_NODES,
         kernel="soft",
         gamma="auto",
+        standardize=True,
         random_state=None,
         n_jobs=None,
         dtype=np.float64,
@@ -121,6 +129,7 @@ class RandomGraphEmbedding(D2KEBase):
         self.max_nodes = max_nodes
         self.kernel = kernel
         self.gamma = gamma
+        self.standardize = standardize
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.dtype = dtype

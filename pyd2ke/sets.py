@@ -32,6 +32,11 @@ class RandomSetEmbedding(D2KEBase):
     gamma : float or "auto", default="auto"
         "auto" uses 1 / median distance between (up to 256) fit sets and the
         random sets.
+    standardize : bool, default=True
+        Centre every feature on its fit-data mean and divide all by one
+        common factor (unit variance on average), so that a linear model with
+        its default regularisation learns without a scaler; Z Z' is then the
+        centred kernel over ``feature_scale_ ** 2``. False: the raw features.
     random_state : int, RandomState instance or None, default=None
     n_jobs : int or None, default=None
         Threads (None and -1: all cores). The output does not depend on it.
@@ -43,6 +48,8 @@ class RandomSetEmbedding(D2KEBase):
 
     Attributes
     ----------
+    feature_mean_, feature_scale_ : ndarray of shape (n_components_,) and float, or None
+        The standardisation (None when ``standardize=False``).
     random_objects_ : list of ndarray of shape (size_j, dim)
     gamma_ : float
     n_components_ : int
@@ -68,6 +75,7 @@ class RandomSetEmbedding(D2KEBase):
         max_size=MAX_SIZE,
         kernel="soft",
         gamma="auto",
+        standardize=True,
         random_state=None,
         n_jobs=None,
         dtype=np.float64,
@@ -79,6 +87,7 @@ class RandomSetEmbedding(D2KEBase):
         self.max_size = max_size
         self.kernel = kernel
         self.gamma = gamma
+        self.standardize = standardize
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.dtype = dtype

@@ -111,7 +111,7 @@ def test_labels_unseen_by_the_engine_are_exact():
 
 def test_features_are_the_emd_to_the_random_graphs():
     X = graphs(20)
-    model = RandomGraphEmbedding(10, kernel="direct", random_state=0).fit(X)
+    model = RandomGraphEmbedding(10, kernel="direct", standardize=False, random_state=0).fit(X)
     Z = model.transform(X)
     emb = node_embeddings(check_graphs(X), 6, "laplacian", 0.5, label_columns=model.random_objects_[0].vectors.shape[1] - 6)
     for i in (0, 7, 19):
@@ -190,7 +190,7 @@ def test_attributes_are_appended_as_given():
 def test_rsm_and_d2ke_take_the_metric():
     X = graphs(30)
     Z = RepresentativeSetEmbedding(10, metric="graph_emd", metric_params={"n_eigenvectors": 3},
-                                   kernel="direct", random_state=0).fit(X).transform(X[:4])
+                                   kernel="direct", standardize=False, random_state=0).fit(X).transform(X[:4])
     rsm = RepresentativeSetEmbedding(10, metric="graph_emd", random_state=0).fit(X)
     D = pairwise_distances(X[:4], [X[i] for i in rsm.representative_indices_], metric="graph_emd", n_eigenvectors=3)
     assert np.allclose(Z * np.sqrt(10), D, atol=1e-12)

@@ -1,4 +1,5 @@
-"""Every ```python block of README.md and docs/usage.md runs, as copied, as
+"""Every ```python block of README.md and docs/usage.md, and every
+``.. code-block:: python`` of the docs home page (docs/index.rst) runs, as copied, as
 its own script, quietly, and prints what its comments promise.
 
 The promise convention (stated in docs/usage.md): a comment line
@@ -22,13 +23,16 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCUMENTS = ["README.md", "docs/usage.md"]
+DOCUMENTS = ["README.md", "docs/usage.md", "docs/index.rst"]
 FENCE = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
+# An reStructuredText code block: the directive, a blank line, indented lines.
+RST_BLOCK = re.compile(r"^\.\. code-block:: python\n\n((?:(?:   .*)?\n)+)", re.MULTILINE)
 PROMISE = re.compile(r"^\s*# prints (.*?)\s*$")
 TOLERANCE = re.compile(r"^(.*\S)\s*±\s*(\S+)$")
 # Top-level modules a block may import that come from optional extras.
@@ -38,6 +42,8 @@ OPTIONAL = ("dask", "distributed")
 def python_blocks(document):
     """(first line number, code) of every ```python block of a document."""
     text = (ROOT / document).read_text(encoding="utf-8")
+    if document.endswith(".rst"):
+        return [(text[:m.start()].count("\n") + 3, textwrap.dedent(m.group(1))) for m in RST_BLOCK.finditer(text)]
     return [(text[:m.start()].count("\n") + 2, m.group(1)) for m in FENCE.finditer(text)]
 
 
@@ -67,6 +73,7 @@ CASES = [pytest.param(document, code, id=f"{document}:{line}")
 def test_the_documents_have_blocks():
     assert len(python_blocks("README.md")) >= 1
     assert len(python_blocks("docs/usage.md")) >= 6
+    assert len(python_blocks("docs/index.rst")) >= 1
 
 
 @pytest.mark.parametrize("document, code", CASES)

@@ -179,8 +179,8 @@ def test_documents_from_embeddings_and_bag_of_words():
     np.testing.assert_allclose(
         pairwise_distances((E, B), metric="emd"), pairwise_distances(pairs, metric="emd"), rtol=1e-12
     )
-    wme = WordMoversEmbedding(16, embeddings=E, random_state=0).fit(B)
-    wme_pairs = WordMoversEmbedding(16, random_state=0).fit(pairs)
+    wme = WordMoversEmbedding(16, embeddings=E, standardize=False, random_state=0).fit(B)
+    wme_pairs = WordMoversEmbedding(16, standardize=False, random_state=0).fit(pairs)
     np.testing.assert_allclose(wme.transform(B), wme_pairs.transform(pairs), rtol=1e-12)
     np.testing.assert_allclose(wme.transform(B.toarray()), wme.transform(B), rtol=1e-12)
     # The caller's matrix is not modified, even when it is not in canonical form.
@@ -189,7 +189,7 @@ def test_documents_from_embeddings_and_bag_of_words():
     stored = messy.data.copy()
     np.testing.assert_allclose(wme.transform(messy), wme.transform(B), rtol=1e-12)
     np.testing.assert_array_equal(messy.data, stored)
-    tfidf = WordMoversEmbedding(16, embeddings=E, weighting="tfidf", random_state=0).fit(B)
+    tfidf = WordMoversEmbedding(16, embeddings=E, weighting="tfidf", standardize=False, random_state=0).fit(B)
     df = (B.toarray() > 0).sum(axis=0)
     np.testing.assert_allclose(tfidf.idf_, np.log(7 / (1 + df)) + 1)
     weighted = [(E[B[i].indices], B[i].data * tfidf.idf_[B[i].indices]) for i in range(6)]
@@ -273,6 +273,7 @@ def case(request):
 
 def test_features_are_the_d2ke_formula(case):
     est, X = case
+    est.set_params(standardize=False)  # the papers' raw features
     Z = est.fit_transform(X)
     R = est.n_components_
     assert Z.shape == (len(X), R) and Z.flags.c_contiguous and Z.dtype == est.dtype
@@ -341,7 +342,7 @@ def test_generic_d2ke_callable_metric_and_sampler():
     def sampler(random_state, n):
         return ["".join(random_state.choice(list("abc"), size=3)) for _ in range(n)]
 
-    est = D2KE(hamming, sampler=sampler, n_components=5, random_state=0, kernel="direct").fit(words)
+    est = D2KE(hamming, sampler=sampler, n_components=5, random_state=0, kernel="direct", standardize=False).fit(words)
     D = np.array([[hamming(x, w) for w in est.random_objects_] for x in words])
     np.testing.assert_allclose(est.transform(words), D / np.sqrt(5))
     # A built-in metric with a callable sampler takes the fast path.

@@ -40,6 +40,8 @@ def _window(est):
 
 
 def test_features_are_the_d2ke_formula(estimator):
+    # The papers' raw features, of the series as given.
+    estimator.set_params(standardize=False, **({"derivative": False} if "derivative" in estimator.get_params() else {}))
     Z = estimator.fit_transform(X)
     R = estimator.n_components_
     assert Z.shape == (len(X), R) and Z.flags.c_contiguous and Z.dtype == estimator.dtype
@@ -50,7 +52,7 @@ def test_features_are_the_d2ke_formula(estimator):
 
 
 def test_random_series_distribution():
-    rws = RandomWarpingSeries(2000, min_length=2, max_length=5, scale=0.5, random_state=1).fit(X)
+    rws = RandomWarpingSeries(2000, min_length=2, max_length=5, scale=0.5, derivative=False, random_state=1).fit(X)
     lengths = [len(w) for w in rws.random_objects_]
     assert set(lengths) == {2, 3, 4, 5}
     assert all(w.shape[1] == 3 for w in rws.random_objects_)
@@ -62,7 +64,7 @@ def test_random_series_distribution():
 
 def test_univariate_input_and_arrays():
     U = [rng.standard_normal(n) for n in (5, 9, 30)]
-    rws = RandomWarpingSeries(8, random_state=0).fit(U)
+    rws = RandomWarpingSeries(8, derivative=False, random_state=0).fit(U)
     assert rws.random_objects_[0].shape[1] == 1
     np.testing.assert_array_equal(rws.transform(U), rws.transform([u[:, None] for u in U]))
     equal = rng.standard_normal((4, 20, 2))  # (n_series, length, channels)
@@ -185,14 +187,14 @@ def test_append_derivatives_matches_the_reference():
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_derivative_channels(dtype):
-    rws = RandomWarpingSeries(24, derivative=True, random_state=0, dtype=dtype).fit(X)
+    rws = RandomWarpingSeries(24, derivative=True, standardize=False, random_state=0, dtype=dtype).fit(X)
     assert rws.input_flavour_ == 3 and all(w.shape[1] == 6 for w in rws.random_objects_)
     Z = rws.transform(X)
     # The D2KE formula on the inputs with their derivative channels.
     D = dtw_matrix(_with_derivatives(X), rws.random_objects_, None)
     np.testing.assert_allclose(Z, np.exp(-rws.gamma_ * D) / np.sqrt(24), rtol=1e-5 if dtype == np.float32 else 1e-12)
     # The same random values as without derivatives, drawn with twice the channels.
-    plain = RandomWarpingSeries(24, random_state=0).fit([np.hstack([s, s]) for s in X])
+    plain = RandomWarpingSeries(24, derivative=False, standardize=False, random_state=0).fit([np.hstack([s, s]) for s in X])
     for a, b in zip(rws.random_objects_, plain.random_objects_):
         np.testing.assert_array_equal(a, b)
     # Same bits whatever n_jobs and chunking; pickling keeps them.
@@ -211,7 +213,8 @@ def test_derivative_separates_what_values_alone_do_not():
     # (a constant) sees no difference without the derivative channel.
     t = np.linspace(0, 1, 40)
     up, down = znormalize([t, t[::-1]])
-    Z = RandomWarpingSeries(8, min_length=1, max_length=1, random_state=0).fit_transform([up, down])
+    Z = RandomWarpingSeries(8, min_length=1, max_length=1, derivative=False, standardize=False,
+                            random_state=0).fit_transform([up, down])
     np.testing.assert_allclose(Z[0], Z[1], rtol=1e-12)
     Z = RandomWarpingSeries(8, min_length=1, max_length=1, derivative=True, random_state=0).fit_transform([up, down])
     assert np.abs(Z[0] - Z[1]).max() > 1e-3

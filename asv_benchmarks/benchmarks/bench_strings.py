@@ -74,7 +74,7 @@ class RSEFit:
         from pyd2ke import RandomStringEmbedding
 
         self.X = random_strings(2000, 512)
-        self.rse = RandomStringEmbedding(1024, sampler=sampler, random_state=0)
+        self.rse = RandomStringEmbedding(1024, sampler=sampler, max_length=10, random_state=0)
 
     def time_fit(self, sampler):
         self.rse.fit(self.X)

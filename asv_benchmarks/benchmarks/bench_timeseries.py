@@ -14,7 +14,7 @@ def random_series(n, length, channels=3, seed=0):
 def _fitted_rws(n_jobs=1, dtype=np.float32):
     from pyd2ke import RandomWarpingSeries
 
-    return RandomWarpingSeries(256, max_length=10, random_state=0, n_jobs=n_jobs, dtype=dtype).fit(
+    return RandomWarpingSeries(256, max_length=10, derivative=False, random_state=0, n_jobs=n_jobs, dtype=dtype).fit(
         random_series(20, 50, seed=5)
     )
 

@@ -187,13 +187,13 @@ def mutag_cv(n_components=256, n_jobs=None, methods=("RGE", "RSM", "WL", "SP"), 
             # (gamma is unused by kernel="direct"; a number skips the auto-gamma pass)
             make = lambda label_scale: RandomGraphEmbedding(n_components, label_scale=label_scale,  # noqa: E731
                                                             kernel="direct", gamma=1.0, random_state=0,
-                                                            n_jobs=n_jobs)
+                                                            n_jobs=n_jobs, standardize=False)
             run(f"RandomGraphEmbedding (R={n_components}, anchor) + LinearSVC",
                 lambda tr, te: rge_fold(make, _take(X, tr), y[tr], _take(X, te), y[te], axes=axes))
         if "RSM" in methods:
             make = lambda label_scale: RepresentativeSetEmbedding(  # noqa: E731
                 min(n_components, 150), metric="graph_emd", metric_params={"label_scale": label_scale},
-                kernel="direct", gamma=1.0, random_state=0, n_jobs=n_jobs)
+                kernel="direct", gamma=1.0, random_state=0, n_jobs=n_jobs, standardize=False)
             run("RSM (graph EMD, all training graphs) + LinearSVC",
                 lambda tr, te: rge_fold(make, _take(X, tr), y[tr], _take(X, te), y[te], axes=axes))
         if grakel is not None:

@@ -513,13 +513,18 @@ def _split(X_train, y_train, X_test, y_test, grids):
     return X_train, y_train, X_test, y_test
 
 
+# The papers' raw features d / sqrt(R) and exp(-gamma d) / sqrt(R): the rows
+# turn direct features back into distances (times sqrt(R)).
+RAW_FEATURES = {"standardize": False}
+
+
 def rsm_rows(dataset, metric, data, grids, n_jobs, sweep=False, dtype=np.float64, R_grid=None):
     """RSM under the D2KE paper's protocol: R <= 512 (prefixes of one set of
     representatives), soft (gamma by CV) or direct kernel, by CV."""
     R_grid = [r for r in (R_grid or grids["rsm_R"]) if r <= len(data[0])]
     make = lambda R, kernel, gamma: RepresentativeSetEmbedding(R, metric=metric, kernel=kernel,  # noqa: E731
                                                                gamma=gamma, random_state=0, n_jobs=n_jobs,
-                                                               dtype=dtype)
+                                                               dtype=dtype, **RAW_FEATURES)
     return distance_rows(dataset, "RSM (R={R}, by CV)", make, [{}], data, grids, R=max(R_grid), R_grid=R_grid,
                          merge=True, kind="rsm", paper_key="RSM", sweep=sweep, bounds={("R", max(R_grid))})
 
@@ -540,7 +545,8 @@ def string_plan(dataset, data, grids, n_jobs):
         else:
             lengths, bounds, axis = grids["rf_lengths"], set(), _axis(grids, "random length")
         make = lambda R_, kernel, gamma, max_length: RandomStringEmbedding(  # noqa: E731
-            R_, sampler=sampler, kernel=kernel, gamma=gamma, max_length=max_length, random_state=0, n_jobs=n_jobs)
+            R_, sampler=sampler, kernel=kernel, gamma=gamma, max_length=max_length, random_state=0, n_jobs=n_jobs,
+            **RAW_FEATURES)
         return lambda: distance_rows(dataset, f"RSE (R={R}, {sampler})", make, [{"max_length": m} for m in lengths],
                                      data, grids, R=R, bounds=bounds, paper_key=f"RSE {sampler}", sweep=True,
                                      axis=axis)
@@ -605,7 +611,8 @@ def task_timeseries(grids, n_jobs):
 
     def rws():
         make = lambda R_, kernel, gamma, max_length: RandomWarpingSeries(  # noqa: E731
-            R_, max_length=max_length, kernel=kernel, gamma=gamma, random_state=0, n_jobs=n_jobs)
+            R_, max_length=max_length, kernel=kernel, gamma=gamma, random_state=0, n_jobs=n_jobs, derivative=False,
+            **RAW_FEATURES)
         # RWS's random series are at least 2 long (its min_length)
         axis = _axis(grids, "random length", low=2, high=400)
         return distance_rows(dataset, f"RWS (R={R})", make, [{"max_length": m} for m in grids["rws_lengths"]],
@@ -624,7 +631,7 @@ def task_sets(grids, n_jobs):
     def rse():
         make = lambda R_, kernel, gamma, max_size: RandomSetEmbedding(  # noqa: E731
             R_, kernel=kernel, gamma=gamma, min_size=min(3, max_size), max_size=max_size, random_state=0,
-            n_jobs=n_jobs, dtype=np.float32)
+            n_jobs=n_jobs, dtype=np.float32, **RAW_FEATURES)
         return distance_rows(dataset, f"RandomSetEmbedding (R={R}, modified Hausdorff)", make,
                              [{"max_size": m} for m in grids["set_sizes"]], data, grids, R=R,
                              axis=_axis(grids, "set size"))
@@ -652,7 +659,7 @@ def task_documents(grids, n_jobs):
     def wme(distribution):
         make = lambda R_, kernel, gamma: WordMoversEmbedding(  # noqa: E731
             R_, embeddings=bbc.embeddings, weighting="tfidf", distribution=distribution, kernel=kernel, gamma=gamma,
-            random_state=0, n_jobs=n_jobs, dtype=np.float32)
+            random_state=0, n_jobs=n_jobs, dtype=np.float32, **RAW_FEATURES)
         return lambda: distance_rows(dataset, f"WME (R={R}, tf-idf, {distribution} words)", make, [{}], bow, grids,
                                      R=R)
 

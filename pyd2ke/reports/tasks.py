@@ -255,7 +255,8 @@ def run_timeseries(n_components=None, n_jobs=None, search=False):
           f"{params['max_length']} steps. A linear SVM on them approximates a kernel machine on DTW.")
     print("Baseline: exact 1-NN, the label of the training series nearest in DTW; it compares every test series "
           "with every training series.")
-    rws = RandomWarpingSeries(n_components, max_length=params["max_length"], kernel=params["kernel"], random_state=0,
+    rws = RandomWarpingSeries(n_components, max_length=params["max_length"], kernel=params["kernel"], derivative=False,
+                              random_state=0,
                               n_jobs=n_jobs)
     return Report([
         _embedding_row(f"RWS ({n_components} random series) + linear SVM",

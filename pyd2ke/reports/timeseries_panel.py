@@ -68,7 +68,7 @@ DATASETS = ("ACSF1", "ArrowHead", "BasicMotions", "GunPoint", "ItalyPowerDemand"
 # series, float32: about three times faster, see RandomWarpingSeries.dtype).
 START_GRID = {"scale": [0.5, 1.0, 2.0], "max_length": [10, 25, 50]}
 FINAL_GRID = {"derivative": [False, True], "max_length": [10, 25, 50, 100, 200, 400]}
-START_PARAMS = {"min_length": 1}  # the default before issue 22
+START_PARAMS = {"min_length": 1, "derivative": False}  # the defaults before issues 22 and 28
 FINAL_PARAMS = {"dtype": np.float32}
 FULL = {"R": 1024, "max_train": None, "max_test": None, "cv_repeats": 2, "grow_lengths": True}
 QUICK = {"R": 64, "max_train": 40, "max_test": 40, "cv_repeats": 1, "grow_lengths": False,

@@ -1,0 +1,37 @@
+"""standardize=True: the features centred on their fit-data means and divided
+by one common factor, so that a linear model with its default regularisation
+learns from them without a scaler in front.
+
+The raw D2KE features exp(-gamma d) / sqrt(R) are a near-constant block (every
+entry about exp(-1) / sqrt(R)); LogisticRegression() or LinearSVC() with
+C=1 on them predicts the majority class. Centring removes the common block,
+and one global factor (not one per feature) rescales without reweighting the
+random objects, so Z Z' still approximates the kernel, up to the affine map
+of kernel centring:
+
+    Z Z'[x, y] = (k(x, y) - m(x) - m(y) + c) / s^2,
+
+m(x) the mean of k(x, .) over the fit data, c the mean of k over pairs of
+fit data, s the factor (``feature_scale_``). A model with an intercept
+absorbs the centring; the factor only moves its regularisation.
+"""
+
+import numpy as np
+
+def check_standardize(standardize):
+    if not isinstance(standardize, (bool, np.bool_)):
+        raise TypeError(f"standardize must be True or False, got {standardize!r}")
+
+
+def feature_statistics(features):
+    """(mean of every feature, the common factor) over the rows of a sample
+    of fit features (float64): the root of the mean feature variance, 1.0
+    when the sample has no spread (one object, or all objects alike)."""
+    mean = features.mean(axis=0)
+    scale = float(np.sqrt(np.mean(np.var(features, axis=0))))
+    # A spread at the rounding level of the features (float32 outputs carry
+    # 7 digits) is no spread: dividing by it would blow rounding up to unit size.
+    size = float(np.sqrt(np.mean(features * features)))
+    if not np.isfinite(scale) or scale <= 1e-5 * size or scale <= np.finfo(np.float64).tiny * 1e10:
+        scale = 1.0
+    return mean, scale
