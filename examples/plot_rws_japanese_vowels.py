@@ -30,15 +30,18 @@ print(f"{len(vowels.X_train)} training and {len(vowels.X_test)} test series, "
 # %%
 # Features
 # --------
-# The random series have 1 to 10 steps of standard Gaussian values (the
-# defaults); ``gamma="auto"`` sets the kernel scale to one over the median
-# DTW distance between training and random series.
+# The random series have standard Gaussian values and 2 to ``max_length_``
+# steps, a quarter of the median training length (``max_length="auto"``);
+# with ``derivative=True`` (the default) they and the inputs carry slopes
+# as well as values. ``gamma="auto"`` sets the kernel scale to one over the
+# median DTW distance between training and random series.
 
 rws = RandomWarpingSeries(256, random_state=0, n_jobs=2)
 start = time.perf_counter()
 Z_train = rws.fit_transform(vowels.X_train)
 Z_test = rws.transform(vowels.X_test)
-print(f"features {Z_train.shape[1]} per series in {time.perf_counter() - start:.2f} s, gamma_ = {rws.gamma_:.4f}")
+print(f"features {Z_train.shape[1]} per series in {time.perf_counter() - start:.2f} s, "
+      f"max_length_ = {rws.max_length_}, gamma_ = {rws.gamma_:.4f}")
 
 clf = make_pipeline(StandardScaler(), LogisticRegression(C=1.0, max_iter=2000))
 clf.fit(Z_train, vowels.y_train)
