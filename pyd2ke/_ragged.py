@@ -145,5 +145,6 @@ class Ragged:
         finite = np.isfinite(values).all(axis=1) if values.ndim == 2 else np.isfinite(values)
         where = self.first_bad_row(~finite)
         if where is not None:
-            raise ValueError(f"{name}[{where[0]}] contains NaN or infinity (at {what} {where[1]})")
+            raise ValueError(f"{name}[{where[0]}] contains NaN or infinity (at {what} {where[1]}): a missing or "
+                             f"infinite value; drop, fill or interpolate it first")
         return self

@@ -122,17 +122,51 @@ def real_array(a, label, why_real):
     return a
 
 
+def is_missing(item):
+    """None, a float NaN, pandas' NA or NaT: a missing value where an object belongs."""
+    return (item is None or (isinstance(item, float) and item != item)
+            or type(item).__name__ in ("NAType", "NaTType"))
+
+
+def table_column(X, name):
+    """A one-column table (pandas or polars DataFrame) as its column, so that
+    its rows are the objects; several columns are refused, naming them.
+    Anything else is returned as it is."""
+    columns = getattr(X, "columns", None)
+    shape = getattr(X, "shape", None)
+    if columns is None or shape is None or len(shape) != 2:
+        return X
+    names = [str(c) for c in columns]
+    if len(names) != 1:
+        shown = ", ".join(repr(c) for c in names[:6]) + (", ..." if len(names) > 6 else "")
+        raise ValueError(
+            f"{name} is a table of {len(names)} columns ({shown}); pyd2ke embeds one column of objects: "
+            f"pass that column ({name}[[column]] or {name}[column]), or use a ColumnTransformer"
+        )
+    return X.iloc[:, 0] if hasattr(X, "iloc") else X.to_series(0)
+
+
 def as_list(X, name, what, item="item"):
     """X (any iterable of items, e.g. an array whose first axis runs over
-    them) as a non-empty list; TypeError/ValueError naming `name` otherwise."""
+    them, a pandas Series or a one-column DataFrame) as a non-empty list;
+    TypeError/ValueError naming `name` otherwise, and a ValueError saying
+    "missing" for a None, NaN or NA item."""
     if isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of {what}, got a single {type(X).__name__}")
+    X = table_column(X, name)
+    labels = getattr(X, "index", None)  # a pandas Series' row labels
+    labels = None if callable(labels) else labels
     try:
         X = list(X)
     except TypeError:
         raise TypeError(f"{name} must be a sequence of {what}, got {type(X).__name__}") from None
     if len(X) == 0:
         raise ValueError(f"{name} is empty: at least one {item} is required")
+    for i, value in enumerate(X):
+        if is_missing(value):
+            label = f" (index label {labels[i]!r})" if labels is not None and len(labels) == len(X) else ""
+            raise ValueError(f"{name}[{i}]{label} is missing ({value!r}): every {item} must be present; "
+                             f"drop or fill the missing ones first")
     return X
 
 

@@ -293,7 +293,7 @@ class D2KE(D2KEBase):
 
     Attributes
     ----------
-    feature_mean_, feature_scale_ : ndarray of shape (n_components_,) and float, or None
+    feature_mean_, feature_scale_ : ndarray (one value per feature) and float, or None
         The standardisation (None when ``standardize=False``).
     random_objects_ : list
         The random objects, in the input format.

@@ -81,7 +81,7 @@ class RandomGraphEmbedding(D2KEBase):
 
     Attributes
     ----------
-    feature_mean_, feature_scale_ : ndarray of shape (n_components_,) and float, or None
+    feature_mean_, feature_scale_ : ndarray (one value per feature) and float, or None
         The standardisation (None when ``standardize=False``).
     random_objects_ : list of NodeVectors (vectors (n_nodes, width), weights (n_nodes,))
         The random graphs as node-embedding sets.

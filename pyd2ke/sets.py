@@ -48,7 +48,7 @@ class RandomSetEmbedding(D2KEBase):
 
     Attributes
     ----------
-    feature_mean_, feature_scale_ : ndarray of shape (n_components_,) and float, or None
+    feature_mean_, feature_scale_ : ndarray (one value per feature) and float, or None
         The standardisation (None when ``standardize=False``).
     random_objects_ : list of ndarray of shape (size_j, dim)
     gamma_ : float

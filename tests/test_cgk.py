@@ -89,7 +89,7 @@ def test_fixed_length_and_bytes():
 def test_bad_input_and_api():
     with pytest.raises(ValueError, match=r"X\[0\] is an empty string"):
         CGKEmbedding().fit([""])
-    with pytest.raises(TypeError, match=r"X\[1\]"):
+    with pytest.raises(ValueError, match=r"X\[1\] is missing"):
         CGKEmbedding().fit(["A", None])
     with pytest.raises(ValueError, match="output_length"):
         CGKEmbedding(output_length=0).fit(["A"])

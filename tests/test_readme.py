@@ -1,5 +1,6 @@
 """Every ```python block of README.md and docs/usage.md, and every
-``.. code-block:: python`` of the docs home page (docs/index.rst) runs, as copied, as
+``.. code-block:: python`` of the docs home page (docs/index.rst) and of
+the "your own data" page (docs/user_guide/your_data.rst) runs, as copied, as
 its own script, quietly, and prints what its comments promise.
 
 The promise convention (stated in docs/usage.md): a comment line
@@ -29,14 +30,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCUMENTS = ["README.md", "docs/usage.md", "docs/index.rst"]
+DOCUMENTS = ["README.md", "docs/usage.md", "docs/index.rst", "docs/user_guide/your_data.rst"]
 FENCE = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 # An reStructuredText code block: the directive, a blank line, indented lines.
 RST_BLOCK = re.compile(r"^\.\. code-block:: python\n\n((?:(?:   .*)?\n)+)", re.MULTILINE)
 PROMISE = re.compile(r"^\s*# prints (.*?)\s*$")
 TOLERANCE = re.compile(r"^(.*\S)\s*±\s*(\S+)$")
 # Top-level modules a block may import that come from optional extras.
-OPTIONAL = ("dask", "distributed")
+OPTIONAL = ("dask", "distributed", "pandas")
 
 
 def python_blocks(document):
@@ -81,7 +82,7 @@ def test_block_runs_as_a_script_and_keeps_its_promises(document, code, tmp_path)
     imported = set(re.findall(r"^\s*(?:import|from)\s+(\w+)", code, re.MULTILINE))
     for module in sorted(imported & set(OPTIONAL)):
         if importlib.util.find_spec(module) is None:
-            pytest.skip(f"needs the optional {module} (pip install '.[dask]')")
+            pytest.skip(f"needs the optional {module} (pip install '.[test]')")
     script = tmp_path / "block.py"
     script.write_text(code, encoding="utf-8")
     env = {key: value for key, value in os.environ.items() if key != "PYTHONWARNINGS"}

@@ -38,7 +38,7 @@ def test_panel_runs_without_aeon_parts(monkeypatch):
     for r in rows:
         for key in ("start", "final", "dtw"):
             assert 0.0 <= r[key]["accuracy"] <= 1.0
-        assert r["final"]["chosen"] == "derivative=True, max_length=10"
+        assert r["final"]["chosen"] == "derivative=True, max_length=10 (fixed: a one-setting grid, no search)"
         assert r["shape"].startswith("12/10, 2") and r["shape"].endswith(", 2")  # lengths 20-29, 2 channels
     assert "Mean accuracy over 2 datasets" in text and "RWS final below 1-NN DTW on:" in text
     # Sines against ramps: every method separates them.

@@ -16,7 +16,7 @@ X = ["ACGT", "ACGGT", "TTA"]
         ("ACGT", TypeError, "single str"),
         (b"ACGT", TypeError, "single bytes"),
         (["ACGT", 5], TypeError, r"X\[1\] is int"),
-        (["ACGT", None], TypeError, r"X\[1\] is NoneType"),
+        (["ACGT", None], ValueError, r"X\[1\] is missing"),
         (["ACGT", b"ACGT"], TypeError, "mixes str and bytes"),
         ([b"AC", "AC"], TypeError, "mixes str and bytes"),
         ([bytearray(b"AC")], TypeError, r"X\[0\] is bytearray"),

@@ -29,7 +29,10 @@ MIN_LENGTH, MAX_LENGTH, SCALE = 2, 10, 1.0
 def check_series(X, name="X", dtype=np.float64):
     """A non-empty list of time series, each shaped (length,) or (length, channels).
 
-    Lengths may differ; channel counts may not. Returns a Ragged of `dtype`
+    Lengths may differ; channel counts may not. A 3-D array is (n_series,
+    length, channels) and is refused when it has more channels than steps
+    (aeon's (n_cases, n_channels, n_timepoints), read the other way round).
+    Returns a Ragged of `dtype`
     (float32 or float64) whose rows are time steps. Raises ValueError naming
     the series index for empty series, NaN/inf values, 3-D arrays and mixed
     channel counts, and TypeError for non-numeric data.
@@ -40,6 +43,16 @@ def check_series(X, name="X", dtype=np.float64):
         raise ValueError(
             f"{name} must be a list of series or an array of shape (n_series, length[, channels]), "
             f"got an array of shape {X.shape}"
+        )
+    if isinstance(X, np.ndarray) and X.ndim == 3 and X.shape[2] > X.shape[1]:
+        # aeon and sktime hold (n_cases, n_channels, n_timepoints): read as
+        # pyd2ke's layout it would silently swap steps and channels.
+        n, a, b = X.shape
+        raise ValueError(
+            f"{name} is an array of shape {X.shape}: in pyd2ke's layout (n_series, length, channels) that is "
+            f"{n} series of {a} steps with {b} channels, more channels than steps. If it is aeon's or sktime's "
+            f"layout (n_cases, n_channels, n_timepoints), pass {name}.transpose(0, 2, 1); if it really has more "
+            f"channels than steps, pass a list of (length, channels) arrays"
         )
     # An array (n_series, length[, channels]) is an equal-length collection.
     X = as_list(X, name, "time series", item="series")

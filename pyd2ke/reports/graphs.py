@@ -1,7 +1,7 @@
 """Graphs: MUTAG accuracy by 10-fold cross-validation, and embedding time on
 synthetic graphs, for RandomGraphEmbedding against RSM and GraKeL's
 Weisfeiler-Lehman subtree and shortest-path kernels (SVC on the precomputed
-kernel). GraKeL is a comparison extra (pip install grakel); its rows are
+kernel). GraKeL is a comparison extra (pip install 'pyd2ke[graphs-compare]'); its rows are
 skipped without it. The library never imports it.
 
 Cross-validation: 10 stratified folds (shuffled, seed 0). In each, every
@@ -155,7 +155,8 @@ def mutag_rows(n_components=256, n_jobs=None, methods=("RGE", "RSM", "WL", "SP")
         rows.append({"method": name, "accuracy": r["mean"], "std": r["std"], "seconds": r["seconds"],
                      "chosen": chosen, "accuracies": r["accuracies"]})
     if _grakel() is None:
-        log("  (GraKeL not installed: pip install grakel for the Weisfeiler-Lehman and shortest-path rows)")
+        log("  (GraKeL not installed: pip install 'pyd2ke[graphs-compare]' for the Weisfeiler-Lehman and "
+            "shortest-path rows)")
     return rows
 
 

@@ -4,6 +4,7 @@ versions it ran with (the first lines of every report)."""
 import datetime
 import platform
 import shlex
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -28,8 +29,10 @@ def versions():
 def header_lines(subcommand, argv):
     """Command, Date and Versions lines of a report made by ``python -m pyd2ke
     SUBCOMMAND *argv``; argv None means it was called from Python."""
+    # As the user typed it: the `pyd2ke` console script, or `python -m pyd2ke`.
+    program = "pyd2ke" if Path(sys.argv[0]).name == "pyd2ke" else "python -m pyd2ke"
     command = ("Command: (called from Python)" if argv is None
-               else f"Command: `python -m pyd2ke {shlex.join([subcommand, *argv])}`")
+               else f"Command: `{program} {shlex.join([subcommand, *argv])}`")
     return [
         command,
         f"Date: {datetime.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}",

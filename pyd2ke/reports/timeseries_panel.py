@@ -169,8 +169,10 @@ def rws_result(data, grid, params, R, n_jobs, repeats, grow_lengths=False):
     clf, clf_seconds = timed(ridge().fit, best["Z"], y_train)
     t0 = time.perf_counter()
     accuracy = clf.score(best["model"].transform(X_test), y_test)
+    searched = grow_lengths or any(len(values) > 1 for values in grid.values())
+    chosen = _describe(best["setting"]) + ("" if searched else " (fixed: a one-setting grid, no search)")
     return {"accuracy": accuracy, "fit": best["seconds"] + clf_seconds, "predict": time.perf_counter() - t0,
-            "search": search, "chosen": _describe(best["setting"]), "cv": best["score"]}
+            "search": search, "chosen": chosen, "cv": best["score"]}
 
 
 def dtw_1nn_result(data, n_jobs):
