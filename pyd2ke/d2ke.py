@@ -104,6 +104,11 @@ class D2KEBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         (str or bytes, channels, dimension) becomes the fitted one;
         reset=False: it must match the fitted one."""
         domain = self._domain()
+        encode = getattr(domain, "encode_categories", None)
+        if encode is not None:  # graphs with categorical node labels: the fitted vocabulary
+            X, vocabulary = encode(X, getattr(self, "node_label_vocabulary_", None), reset, name)
+            if reset:
+                self.node_label_vocabulary_ = vocabulary
         X, flavour = domain.check(X, name, check_dtype(self.dtype))
         if reset:
             self.input_flavour_ = flavour

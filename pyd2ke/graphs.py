@@ -43,7 +43,11 @@ class RandomGraphEmbedding(D2KEBase):
     label_scale : float, default=0.5
         Node labels are appended as one-hot columns times label_scale (two
         nodes of different labels are label_scale * sqrt(2) apart on them).
-        Node attributes are appended as given.
+        Node attributes are appended as given. Labels may be integers or
+        categories (strings or any hashable value, e.g. networkx's "label"
+        node attribute): categories are mapped to integers at fit
+        (``node_label_vocabulary_``), and a category the fit graphs did not
+        have gets a one-hot column of its own at transform.
     sampler : {"anchor", "uniform"}, default="anchor"
         "anchor": RGE's data-dependent anchor sub-graphs: a random fit graph,
         a random anchor node, and the node embeddings of the anchor and its
@@ -89,6 +93,9 @@ class RandomGraphEmbedding(D2KEBase):
     n_components_ : int
     input_flavour_ : tuple
         ("structure", 0), ("labels", 0) or ("attributes", dim) of the fit graphs.
+    node_label_vocabulary_ : list or None
+        The categorical node labels of the fit graphs, in the order of their
+        integer codes (None for integer labels or none).
 
     Examples
     --------

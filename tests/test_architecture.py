@@ -3,6 +3,7 @@ function, constant, file and C++ symbol in backticks in its walk-through
 and in its module table is found where the code is."""
 
 import importlib
+import importlib.util
 import inspect
 import re
 from pathlib import Path
@@ -23,6 +24,8 @@ def _package_modules():
         if parts[-1] == "__init__":
             parts = parts[:-1]
         name = ".".join(parts)
+        if name == "pyd2ke.aeon" and importlib.util.find_spec("aeon") is None:
+            continue  # an optional extra
         if name not in ("pyd2ke.__main__",):
             out.append(importlib.import_module(name))
     return out

@@ -228,7 +228,7 @@ BAD = [
     ([(cycle(3), [0, 1, 2]), cycle(3)], ValueError, r"X\[1\] has no node data, but X\[0\] has labels"),
     ([(cycle(3), np.ones((3, 2))), (cycle(3), np.ones((3, 3)))], ValueError, (r"X\[1\] has node attributes of "
      "dimension 3")),
-    ([(cycle(3), ["a", "b", "c"])], TypeError, r"X\[0\] node data has dtype <U1"),
+    ([(cycle(3), ["a", "b", None])], ValueError, r"X\[0\] node 2 label is missing"),
     ([np.full((2, 2), "x")], TypeError, r"X\[0\] adjacency has dtype <U1"),
     (["abc"], TypeError, r"X\[0\] is str; a graph is"),
     ([(cycle(3), [0, 1, 2], 5)], TypeError, r"X\[0\] is a tuple of 3 items"),
@@ -241,6 +241,13 @@ BAD = [
 def test_bad_input_is_named(X, error, message):
     with pytest.raises(error, match=message):
         RandomGraphEmbedding(4).fit(X)
+
+
+def test_categorical_labels_need_a_fitted_vocabulary():
+    """Estimators map string labels at fit (tests/test_user_data.py);
+    pairwise_distances has no fit and refuses them by name."""
+    with pytest.raises(TypeError, match=r"X\[0\] node data has dtype <U1"):
+        pairwise_distances([(cycle(3), np.array(["a", "b", "c"]))], metric="graph_emd")
 
 
 def test_bad_input_in_transform_names_the_whole_input_index():

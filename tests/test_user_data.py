@@ -88,3 +88,51 @@ def test_aeon_layout_is_never_read_as_channels():
         rws.transform(X)
     # More steps than channels: the documented layout, read as it is.
     assert pyd2ke.RandomWarpingSeries(8, random_state=0).fit(X.transpose(0, 2, 1)[:, :, :2]).input_flavour_ == 2
+
+
+def _labelled_pairs(n, names, seed=0):
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        m = int(rng.integers(3, 9))
+        A = np.triu((rng.random((m, m)) < 0.4).astype(float), 1)
+        out.append((A + A.T, [names[int(k)] for k in rng.integers(0, len(names), m)]))
+    return out
+
+
+def test_categorical_node_labels_are_mapped_at_fit():
+    X = _labelled_pairs(20, ["C", "N", "O"])
+    rge = pyd2ke.RandomGraphEmbedding(16, random_state=0).fit(X)
+    assert rge.node_label_vocabulary_ == ["C", "N", "O"]
+    assert rge.input_flavour_[0] == "labels"
+    # The same graphs with the labels coded as integers give the same features.
+    codes = {"C": 0, "N": 1, "O": 2}
+    coded = [(A, np.array([codes[v] for v in labels])) for A, labels in X]
+    integer = pyd2ke.RandomGraphEmbedding(16, random_state=0).fit(coded)
+    assert integer.node_label_vocabulary_ is None
+    np.testing.assert_array_equal(rge.transform(X), integer.transform(coded))
+    # A label the fit data did not have goes to a bucket of its own.
+    unseen = [(A, ["S" if v == "O" else v for v in labels]) for A, labels in X[:5]]
+    assert np.isfinite(rge.transform(unseen)).all()
+    assert not np.allclose(rge.transform(unseen), rge.transform(X[:5]))
+    with pytest.raises(ValueError, match="categorical"):
+        integer.transform(X)
+    with pytest.raises(ValueError, match="categorical"):
+        rge.transform(coded)
+
+
+def test_networkx_string_labels_are_read():
+    nx = pytest.importorskip("networkx")
+    X = _labelled_pairs(12, ["C", "N", "O"], seed=1)
+    graphs = []
+    for A, labels in X:
+        G = nx.from_numpy_array(A)
+        nx.set_node_attributes(G, dict(enumerate(labels)), "label")
+        graphs.append(G)
+    rge = pyd2ke.RandomGraphEmbedding(8, random_state=0).fit(graphs)
+    assert rge.node_label_vocabulary_ == ["C", "N", "O"] and rge.input_flavour_[0] == "labels"
+    pairs = pyd2ke.RandomGraphEmbedding(8, random_state=0).fit(X)
+    np.testing.assert_allclose(rge.transform(graphs), pairs.transform(X), rtol=1e-12, atol=1e-12)
+    del graphs[0].nodes[0]["label"]
+    with pytest.raises(ValueError, match=r"X\[0\] node 0 has no 'label'"):
+        pyd2ke.RandomGraphEmbedding(8, random_state=0).fit(graphs)

@@ -1,7 +1,7 @@
 """Graphs: undirected weighted graphs, each a square symmetric adjacency
 matrix (scipy.sparse or dense, weights >= 0), optionally with node labels
-(non-negative integers) or node attributes (rows of floats), or a networkx
-graph; compared by the Earth Mover's distance between their sets of node
+(non-negative integers, or categories mapped to integers at fit) or node
+attributes (rows of floats), or a networkx graph; compared by the Earth Mover's distance between their sets of node
 embeddings (Wu et al., "Scalable Global Alignment Graph Kernel Using Random
 Features: From Node Embedding to Graph Embedding", KDD 2019: RGE).
 
@@ -29,6 +29,12 @@ order. (Graphs above DENSE_MAX_NODES nodes go through scipy's eigsh with
 n_eigenvectors + EIGSH_EXTRA eigenpairs: an eigenspace cut by that larger
 window cannot be completed there.)
 
+Categorical node labels (strings or any hashable value, in networkx's
+"label" attribute or a (adjacency, labels) pair) are mapped to integers at
+fit (encode_categorical_labels; the estimator keeps the vocabulary as
+node_label_vocabulary_); at transform a label the fit data did not have
+goes to one extra label of its own.
+
 Labels: node label l is a one-hot column l, scaled by label_scale. An engine
 built over some graphs (pairwise_distances' Y, the representatives of RSM)
 has one column per label up to their largest plus one "other" column, where
@@ -49,6 +55,7 @@ from .._validation import (
     check_choice,
     check_non_negative_real,
     check_positive_int,
+    is_missing,
     real_array,
 )
 from .base import Domain, Metric
@@ -157,6 +164,69 @@ def _from_networkx(graph, label):
 
 def _is_networkx(obj):
     return type(obj).__module__.startswith("networkx")
+
+
+def _raw_labels(g, label):
+    """The node labels of one graph as given, when they are categories
+    (strings or other non-numeric values), else None."""
+    if _is_networkx(g):
+        values = [g.nodes[v].get("label") for v in g.nodes]
+        if not values or all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values):
+            return None
+        if all(v is None for v in values):
+            return None
+        for v, value in zip(g.nodes, values):
+            if value is None:
+                raise ValueError(f"{label} node {v!r} has no 'label' while other nodes have one; label every node")
+        return values
+    if isinstance(g, (tuple, list)) and len(g) == 2 and not isinstance(g, NodeVectors):
+        data = g[1]
+        if isinstance(data, (list, tuple)) or (isinstance(data, np.ndarray) and data.dtype.kind in "OUS"):
+            values = list(data)
+            if values and not all(isinstance(v, (numbers.Real, np.number)) and not isinstance(v, bool)
+                                  for v in values):
+                for j, value in enumerate(values):
+                    if is_missing(value):
+                        raise ValueError(f"{label} node {j} label is missing ({value!r}); label every node")
+                return values
+    return None
+
+
+def encode_categorical_labels(X, vocabulary, fitting, name="X"):
+    """Graphs whose node labels are categories (strings, any hashable value),
+    with the labels as integers. Fitting, the vocabulary is built from X
+    (the labels sorted by repr -> 0..k-1); otherwise the fitted vocabulary
+    maps them and a label it has not seen goes to bucket k, its own one-hot
+    column. Returns (graphs, vocabulary: a list of labels, or None when X has
+    no categorical labels). Graphs without categories pass unchanged."""
+    if isinstance(X, Graphs) or not isinstance(X, (list, tuple)):
+        return X, vocabulary
+    raw = [_raw_labels(g, f"{name}[{i}]") for i, g in enumerate(X)]
+    if all(r is None for r in raw):
+        if not fitting and vocabulary is not None and len(X):
+            raise ValueError(f"{name} has integer or no node labels, but the fit data had categorical labels "
+                             f"({vocabulary[:3]}...); pass the same kind of labels")
+        return X, vocabulary if not fitting else None
+    if not fitting and vocabulary is None:
+        raise ValueError(f"{name} has categorical node labels, but the fit data had none; fit on graphs "
+                         "labelled the same way")
+    if fitting:
+        try:
+            labels = sorted({v for r in raw if r is not None for v in r}, key=repr)
+        except TypeError as error:
+            raise TypeError(f"{name} has node labels that are not hashable: {error}") from None
+        vocabulary = labels
+    index = {v: i for i, v in enumerate(vocabulary)}
+    unseen = len(vocabulary)
+    out = []
+    for i, (g, r) in enumerate(zip(X, raw)):
+        if r is None:
+            out.append(g)  # integer or no labels: pack_graphs says if the kinds are mixed
+            continue
+        codes = np.array([index.get(v, unseen) for v in r], dtype=np.int64)
+        adjacency = _from_networkx(g, f"{name}[{i}]")[0] if _is_networkx(g) else g[0]
+        out.append((adjacency, codes))
+    return out, vocabulary
 
 
 def _adjacency(a, label):
@@ -592,6 +662,9 @@ class GraphDomain(Domain):
     def check(self, X, name="X", dtype=None):
         graphs = check_graphs(X, name)
         return graphs, graphs.flavour
+
+    def encode_categories(self, X, vocabulary, fitting, name="X"):
+        return encode_categorical_labels(X, vocabulary, fitting, name)
 
     def flavour_error(self, name, got, expected):
         def say(flavour):
