@@ -9,6 +9,7 @@ import numbers
 import os
 
 import numpy as np
+import scipy.sparse as sp
 
 from . import _core
 
@@ -168,6 +169,26 @@ def as_list(X, name, what, item="item"):
             raise ValueError(f"{name}[{i}]{label} is missing ({value!r}): every {item} must be present; "
                              f"drop or fill the missing ones first")
     return X
+
+
+def check_no_missing_rows(X, name="X"):
+    """For matrices of vectors (dense, scipy.sparse, DataFrame): a ValueError
+    naming the first row with a NaN (a missing value) or an infinity,
+    before scikit-learn's validation (which names no row)."""
+    if sp.issparse(X):
+        values = np.asarray(X.tocsr().data) if X.dtype.kind in "fc" else None
+        if values is not None and not np.isfinite(values).all():
+            csr = X.tocsr()
+            row = int(np.searchsorted(csr.indptr, int(np.argmin(np.isfinite(csr.data))), side="right") - 1)
+            raise ValueError(f"{name}[{row}] has a missing (NaN) or infinite value; drop or impute it first")
+        return
+    A = np.asarray(X)  # no copy for an array; a DataFrame's values
+    if A.dtype.kind not in "fc":
+        return  # integers cannot be NaN; anything else: scikit-learn's validation says what is wrong
+    if A.ndim == 2 and A.size and not np.isfinite(A).all():
+        row, col = np.argwhere(~np.isfinite(A))[0]
+        raise ValueError(f"{name}[{row}] has a missing (NaN) or infinite value in column {col}; "
+                         f"drop or impute it first")
 
 
 def check_finite_output(out, name="X", offset=0):

@@ -27,6 +27,7 @@ from ._validation import (
     check_choice,
     check_dtype,
     check_finite_output,
+    check_no_missing_rows,
     check_positive_int,
     check_positive_real,
     effective_n_threads,
@@ -127,6 +128,7 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
                 "X holds strings; turn them into vectors first (ESPVectorizer, CGKEmbedding, "
                 "or the make_sfmedm / make_sfmcgk pipelines)"
             )
+        check_no_missing_rows(X)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C", reset=reset)
         if sp.issparse(X):
             X = sp.csr_matrix(X)

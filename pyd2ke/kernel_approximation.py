@@ -30,6 +30,7 @@ from ._validation import (
     check_choice,
     check_dtype,
     check_finite_output,
+    check_no_missing_rows,
     check_positive_int,
     check_real,
     effective_n_threads,
@@ -314,6 +315,7 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
     def fit(self, X, y=None):
         """Draw degrees and Rademacher vectors (and fit `inner` if it is not fitted)."""
         self._check_params()
+        check_no_missing_rows(X)
         X = validate_data(self, X, accept_sparse="csr", dtype=(np.float64, np.float32))
         rng = check_random_state(self.random_state)
         first = 2 if self.h01 else 0
@@ -359,6 +361,7 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         """Random Maclaurin features of X, shape (n_samples, n_components) (plus
         1 + n_inner_features leading exact columns with h01)."""
         check_is_fitted(self, "degrees_")
+        check_no_missing_rows(X)
         X = validate_data(self, X, accept_sparse="csr", dtype=(np.float64, np.float32), reset=False)
         dtype = check_dtype(self.dtype)
         n_threads = effective_n_threads(self.n_jobs)

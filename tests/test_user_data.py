@@ -136,3 +136,20 @@ def test_networkx_string_labels_are_read():
     del graphs[0].nodes[0]["label"]
     with pytest.raises(ValueError, match=r"X\[0\] node 0 has no 'label'"):
         pyd2ke.RandomGraphEmbedding(8, random_state=0).fit(graphs)
+
+
+@pytest.mark.parametrize("estimator", [pyd2ke.HashedRandomFourier(random_state=0),
+                                       pyd2ke.RandomMaclaurin(16, random_state=0)])
+@pytest.mark.parametrize("form", ["dense", "sparse", "frame"])
+def test_missing_values_in_vectors_name_the_row(estimator, form):
+    import scipy.sparse as sp
+
+    X = np.random.default_rng(0).normal(size=(10, 5))
+    good = X.copy()
+    X[3, 2] = np.nan
+    wrap = {"dense": np.asarray, "sparse": sp.csr_matrix, "frame": pd.DataFrame}[form]
+    with pytest.raises(ValueError, match=r"X\[3\] has a missing \(NaN\)"):
+        clone(estimator).fit(wrap(X))
+    fitted = clone(estimator).fit(wrap(good))
+    with pytest.raises(ValueError, match=r"X\[3\] has a missing \(NaN\)"):
+        fitted.transform(wrap(X))
