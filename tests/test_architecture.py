@@ -24,7 +24,7 @@ def _package_modules():
         if parts[-1] == "__init__":
             parts = parts[:-1]
         name = ".".join(parts)
-        if name == "pyd2ke.aeon" and importlib.util.find_spec("aeon") is None:
+        if name in ("pyd2ke.aeon", "pyd2ke.sktime") and importlib.util.find_spec(name.split(".")[1]) is None:
             continue  # an optional extra
         if name not in ("pyd2ke.__main__",):
             out.append(importlib.import_module(name))

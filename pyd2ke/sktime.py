@@ -1,0 +1,157 @@
+"""Random Warping Series inside sktime: a panel transformer and a classifier
+that take sktime's panels as they are.
+
+sktime hands equal-length panels over as 3-D arrays (n_instances,
+n_channels, n_timepoints) and unequal-length ones as lists of DataFrames
+(n_timepoints, n_channels); both become pyd2ke's (length, channels) series
+inside. This module imports sktime: install the extra
+(``pip install 'pyd2ke[sktime]'``). ``import pyd2ke`` never imports it.
+"""
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+from sklearn.linear_model import RidgeClassifierCV
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sktime.classification.base import BaseClassifier
+from sktime.transformations.base import BaseTransformer
+
+from .timeseries import RandomWarpingSeries
+
+_TAGS = {
+    # df-list first: sktime converts a panel whose own mtype is not listed
+    # to the first one, and only a list holds unequal lengths.
+    "X_inner_mtype": ["df-list", "numpy3D"],
+    "capability:multivariate": True,
+    "capability:unequal_length": True,
+    "capability:multithreading": True,
+    "capability:random_state": True,
+    "authors": "pyd2ke developers",
+}
+
+
+def _as_steps(X):
+    """sktime's panel (numpy3D or df-list) as pyd2ke's (length, channels) series."""
+    if isinstance(X, np.ndarray):
+        return np.ascontiguousarray(X.transpose(0, 2, 1), dtype=np.float64)
+    return [np.ascontiguousarray(frame.to_numpy(dtype=np.float64)) for frame in X]
+
+
+def _rws(owner):
+    return RandomWarpingSeries(owner.n_components, max_length=owner.max_length, derivative=owner.derivative,
+                               random_state=owner.random_state, n_jobs=owner.n_jobs, dtype=np.float32)
+
+
+class RandomWarpingSeriesTransformer(BaseTransformer):
+    """:class:`pyd2ke.RandomWarpingSeries` as an sktime transformer: each
+    series (instance) becomes one row of ``n_components`` features.
+
+    Parameters
+    ----------
+    n_components : int, default=1024
+    max_length : int or "auto", default="auto"
+    derivative : bool, default=True
+    random_state : int, RandomState instance or None, default=None
+    n_jobs : int, default=1
+
+    Attributes
+    ----------
+    rws_ : RandomWarpingSeries
+        The fitted pyd2ke estimator.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pyd2ke.sktime import RandomWarpingSeriesTransformer
+    >>> X = np.random.default_rng(0).normal(size=(6, 2, 30))  # (instances, channels, timepoints)
+    >>> RandomWarpingSeriesTransformer(n_components=8, random_state=0).fit_transform(X).shape
+    (6, 8)
+    """
+
+    _tags = {
+        **_TAGS,
+        "scitype:transform-input": "Series",
+        "scitype:transform-output": "Primitives",
+        "scitype:instancewise": True,
+        "y_inner_mtype": "None",
+        "fit_is_empty": False,
+        "requires_y": False,
+    }
+
+    def __init__(self, n_components=1024, max_length="auto", derivative=True, random_state=None, n_jobs=1):
+        self.n_components = n_components
+        self.max_length = max_length
+        self.derivative = derivative
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        super().__init__()
+
+    def _fit(self, X, y=None):
+        self.rws_ = _rws(self).fit(_as_steps(X))
+        return self
+
+    def _transform(self, X, y=None):
+        Z = self.rws_.transform(_as_steps(X))
+        return pd.DataFrame(Z, columns=[f"rws{j}" for j in range(Z.shape[1])])
+
+    @classmethod
+    def get_test_params(cls, parameter_set="default"):
+        return [{"n_components": 8, "random_state": 0}, {"n_components": 4, "derivative": False, "random_state": 1}]
+
+
+class RandomWarpingSeriesClassifier(BaseClassifier):
+    """RWS features, a StandardScaler and a linear classifier
+    (RidgeClassifierCV by default), for unequal-length and multivariate
+    panels without padding (as :class:`pyd2ke.aeon.RandomWarpingSeriesClassifier`).
+
+    Parameters
+    ----------
+    n_components : int, default=2048
+    max_length : int or "auto", default="auto"
+    derivative : bool, default=True
+    estimator : scikit-learn classifier or None, default=None
+        None: ``RidgeClassifierCV(alphas=np.logspace(-3, 3, 10))``.
+    random_state : int, RandomState instance or None, default=None
+    n_jobs : int, default=1
+
+    Attributes
+    ----------
+    pipeline_ : sklearn.pipeline.Pipeline
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pyd2ke.sktime import RandomWarpingSeriesClassifier
+    >>> X = np.random.default_rng(0).normal(size=(8, 1, 30))
+    >>> y = np.array([0, 1] * 4)
+    >>> RandomWarpingSeriesClassifier(n_components=8, random_state=0).fit(X, y).predict(X).shape
+    (8,)
+    """
+
+    _tags = {**_TAGS, "capability:predict_proba": False}
+
+    def __init__(self, n_components=2048, max_length="auto", derivative=True, estimator=None, random_state=None,
+                 n_jobs=1):
+        self.n_components = n_components
+        self.max_length = max_length
+        self.derivative = derivative
+        self.estimator = estimator
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        super().__init__()
+
+    def _fit(self, X, y):
+        estimator = RidgeClassifierCV(alphas=np.logspace(-3, 3, 10)) if self.estimator is None else clone(self.estimator)
+        self.pipeline_ = make_pipeline(_rws(self), StandardScaler(), estimator).fit(_as_steps(X), y)
+        return self
+
+    def _predict(self, X):
+        return self.pipeline_.predict(_as_steps(X))
+
+    @classmethod
+    def get_test_params(cls, parameter_set="default"):
+        return [{"n_components": 8, "random_state": 0}, {"n_components": 4, "derivative": False, "random_state": 1}]
+
+
+__all__ = ["RandomWarpingSeriesClassifier", "RandomWarpingSeriesTransformer"]
