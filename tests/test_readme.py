@@ -1,6 +1,6 @@
 """Every ```python block of README.md and docs/usage.md, and every
 ``.. code-block:: python`` of the docs home page (docs/index.rst) and of
-the "your own data" page (docs/user_guide/your_data.rst) runs, as copied, as
+the "your own data" and streaming pages (docs/user_guide/) runs, as copied, as
 its own script, quietly, and prints what its comments promise.
 
 The promise convention (stated in docs/usage.md): a comment line
@@ -30,7 +30,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCUMENTS = ["README.md", "docs/usage.md", "docs/index.rst", "docs/user_guide/your_data.rst"]
+DOCUMENTS = ["README.md", "docs/usage.md", "docs/index.rst", "docs/user_guide/your_data.rst",
+             "docs/user_guide/streaming.rst"]
 FENCE = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 # An reStructuredText code block: the directive, a blank line, indented lines.
 RST_BLOCK = re.compile(r"^\.\. code-block:: python\n\n((?:(?:   .*)?\n)+)", re.MULTILINE)

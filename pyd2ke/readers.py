@@ -1,0 +1,175 @@
+"""Lazy readers of the files users keep objects in, a chunk at a time.
+
+Each reader is re-iterable (every ``iter()`` reads the file again from the
+start), so it can feed several epochs of :func:`pyd2ke.streaming.fit_streamed`,
+and holds one chunk in memory at a time:
+
+- :class:`Lines`: one string per line (a label before a separator, optional);
+- :class:`Fasta`: FASTA records (``>`` header lines, sequence lines);
+- :class:`RaggedArrays`: time series or sets stored as two ``.npy`` files,
+  the rows of all objects one after the other (``values``) and where each
+  object starts (``offsets``), read through a memory map; :func:`save_ragged`
+  writes them.
+
+A chunk is a list of objects, or an ``(objects, labels)`` pair when the
+reader has labels.
+"""
+
+from pathlib import Path
+
+import numpy as np
+
+from ._validation import check_positive_int
+
+
+class Lines:
+    """One string per line of a text file, in chunks of ``chunk_size``.
+
+    Parameters
+    ----------
+    path : str or Path
+    chunk_size : int, default=10000
+    label_separator : str or None, default=None
+        When given, each line is ``label<sep>string`` (split at the first
+        separator) and chunks are ``(strings, labels)`` pairs.
+    as_bytes : bool, default=False
+        Yield ``bytes`` (compared byte by byte) instead of ``str``.
+    encoding : str, default="utf-8"
+    skip_empty : bool, default=True
+        Leave out empty lines.
+    """
+
+    def __init__(self, path, chunk_size=10000, *, label_separator=None, as_bytes=False, encoding="utf-8",
+                 skip_empty=True):
+        self.path = Path(path)
+        self.chunk_size = check_positive_int(chunk_size, "chunk_size")
+        self.label_separator = label_separator
+        self.as_bytes = as_bytes
+        self.encoding = encoding
+        self.skip_empty = skip_empty
+
+    def __iter__(self):
+        strings, labels = [], []
+        mode = "rb" if self.as_bytes else "r"
+        separator = self.label_separator
+        if separator is not None and self.as_bytes:
+            separator = separator.encode(self.encoding)
+        newline = b"\r\n" if self.as_bytes else "\r\n"
+        with open(self.path, mode, **({} if self.as_bytes else {"encoding": self.encoding, "newline": ""})) as f:
+            for number, line in enumerate(f, 1):
+                line = line.rstrip(newline)
+                if separator is not None:
+                    label, found, line = line.partition(separator)
+                    if not found:
+                        raise ValueError(f"{self.path}:{number} has no label separator {self.label_separator!r}")
+                    labels.append(label.decode(self.encoding) if self.as_bytes else label)
+                elif self.skip_empty and not line:
+                    continue
+                strings.append(line)
+                if len(strings) == self.chunk_size:
+                    yield self._chunk(strings, labels)
+                    strings, labels = [], []
+        if strings:
+            yield self._chunk(strings, labels)
+
+    def _chunk(self, strings, labels):
+        return (strings, labels) if self.label_separator is not None else strings
+
+
+class Fasta:
+    """The sequences of a FASTA file, in chunks of ``chunk_size`` records.
+
+    Parameters
+    ----------
+    path : str or Path
+    chunk_size : int, default=10000
+    with_headers : bool, default=False
+        Chunks are ``(sequences, headers)`` pairs (the text after ``>``),
+        for instance to take labels from the headers.
+    as_bytes : bool, default=False
+    """
+
+    def __init__(self, path, chunk_size=10000, *, with_headers=False, as_bytes=False):
+        self.path = Path(path)
+        self.chunk_size = check_positive_int(chunk_size, "chunk_size")
+        self.with_headers = with_headers
+        self.as_bytes = as_bytes
+
+    def __iter__(self):
+        sequences, headers, parts, header = [], [], None, None
+        with open(self.path, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                line = line.strip()
+                if line.startswith(">"):
+                    if parts is not None:
+                        sequences.append(self._join(parts))
+                        headers.append(header)
+                        if len(sequences) == self.chunk_size:
+                            yield self._chunk(sequences, headers)
+                            sequences, headers = [], []
+                    parts, header = [], line[1:].strip()
+                elif line and not line.startswith(";"):
+                    if parts is None:
+                        raise ValueError(f"{self.path}:{number}: sequence data before the first '>' header")
+                    parts.append(line)
+        if parts is not None:
+            sequences.append(self._join(parts))
+            headers.append(header)
+        if sequences:
+            yield self._chunk(sequences, headers)
+
+    def _join(self, parts):
+        sequence = "".join(parts)
+        return sequence.encode("ascii") if self.as_bytes else sequence
+
+    def _chunk(self, sequences, headers):
+        return (sequences, headers) if self.with_headers else sequences
+
+
+def save_ragged(prefix, objects, labels=None):
+    """Write objects (arrays of rows: time series (length, channels) or sets
+    (size, dim)) as ``prefix.values.npy`` and ``prefix.offsets.npy`` (and
+    ``prefix.labels.npy``), the files :class:`RaggedArrays` reads."""
+    arrays = [np.asarray(o) for o in objects]
+    arrays = [a[:, None] if a.ndim == 1 else a for a in arrays]
+    offsets = np.r_[0, np.cumsum([len(a) for a in arrays])].astype(np.int64)
+    np.save(f"{prefix}.values.npy", np.concatenate(arrays, axis=0))
+    np.save(f"{prefix}.offsets.npy", offsets)
+    if labels is not None:
+        np.save(f"{prefix}.labels.npy", np.asarray(labels))
+
+
+class RaggedArrays:
+    """Objects stored by :func:`save_ragged`, read in chunks through a memory
+    map (only the chunk's rows are read from disk).
+
+    Parameters
+    ----------
+    prefix : str or Path
+        The files ``prefix.values.npy``, ``prefix.offsets.npy`` (and, when
+        present, ``prefix.labels.npy``: then chunks are ``(objects, labels)``).
+    chunk_size : int, default=10000
+    """
+
+    def __init__(self, prefix, chunk_size=10000):
+        self.prefix = str(prefix)
+        self.chunk_size = check_positive_int(chunk_size, "chunk_size")
+
+    def __len__(self):
+        return len(np.load(f"{self.prefix}.offsets.npy", mmap_mode="r")) - 1
+
+    def __iter__(self):
+        values = np.load(f"{self.prefix}.values.npy", mmap_mode="r")
+        offsets = np.load(f"{self.prefix}.offsets.npy")
+        labels_path = Path(f"{self.prefix}.labels.npy")
+        labels = np.load(labels_path, mmap_mode="r") if labels_path.exists() else None
+        n = len(offsets) - 1
+        for start in range(0, n, self.chunk_size):
+            stop = min(n, start + self.chunk_size)
+            block = np.array(values[offsets[start]:offsets[stop]])  # one read of the chunk's rows
+            cuts = offsets[start:stop + 1] - offsets[start]
+            objects = [block[cuts[i]:cuts[i + 1]] for i in range(stop - start)]
+            yield objects if labels is None else (objects, np.array(labels[start:stop]))
+
+
+__all__ = ["Fasta", "Lines", "RaggedArrays", "save_ragged"]

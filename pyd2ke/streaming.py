@@ -1,0 +1,211 @@
+"""Train a linear model on more objects than their features fit in memory.
+
+:func:`fit_streamed` runs the loop a user would otherwise write by hand:
+objects arrive in chunks (from a reader of :mod:`pyd2ke.readers`, a
+generator, a list), each chunk is turned into features by a fitted pyd2ke
+transformer, standardised with running statistics, and handed to a
+scikit-learn learner's ``partial_fit`` (``SGDClassifier``, ``SGDRegressor``,
+``PassiveAggressiveClassifier``, ``Perceptron``, ``MultinomialNB``, ...).
+The features of the next piece are computed on pyd2ke's threads (which
+release the GIL) while the learner consumes the current one, and only
+those two pieces are held in memory, sized from a memory budget. The
+result is an ordinary fitted scikit-learn ``Pipeline`` (transformer,
+scaler, learner): it predicts, scores and pickles like one.
+"""
+
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from sklearn.base import is_classifier
+from sklearn.exceptions import NotFittedError
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.utils.validation import check_is_fitted
+
+from ._validation import check_positive_int, check_real
+
+# Copies of one piece's features alive at once: the transformer's output and
+# the scaler's float64 copy for the piece being learned, the output of the
+# piece being computed, and the learner's own float64 copy.
+_COPIES_PER_ROW = 4
+# Rows transformed once to learn the width and type of the features.
+_PROBE_ROWS = 4
+
+
+class StreamedFitReport:
+    """What a streamed fit did: rows and pieces seen, rows per piece, seconds,
+    and the validation score after each epoch (when validation was given)."""
+
+    def __init__(self, rows_per_piece):
+        self.rows_per_piece = rows_per_piece
+        self.rows_seen = 0
+        self.pieces = 0
+        self.epochs = 0
+        self.scores = []
+        self.seconds = 0.0
+        self.stopped_early = False
+
+    def __repr__(self):
+        return (f"StreamedFitReport(epochs={self.epochs}, rows_seen={self.rows_seen}, pieces={self.pieces}, "
+                f"rows_per_piece={self.rows_per_piece}, scores={self.scores}, seconds={self.seconds:.1f}, "
+                f"stopped_early={self.stopped_early})")
+
+
+def _is_fitted(estimator):
+    try:
+        check_is_fitted(estimator[-1] if isinstance(estimator, Pipeline) else estimator)
+        return True
+    except NotFittedError:
+        return False
+
+
+def _pieces(chunks, rows):
+    """Every (X, y) chunk cut into pieces of at most `rows` objects."""
+    for number, chunk in enumerate(chunks):
+        if not (isinstance(chunk, tuple) and len(chunk) == 2):
+            raise TypeError(f"chunk {number} is {type(chunk).__name__}; chunks must be (objects, labels) pairs")
+        X, y = chunk
+        y = np.asarray(y)
+        if len(X) != len(y):
+            raise ValueError(f"chunk {number} has {len(X)} objects but {len(y)} labels")
+        for start in range(0, len(y), rows):
+            yield X[start:start + rows], y[start:start + rows]
+
+
+def _rows_per_piece(transformer, X_probe, memory_budget):
+    """Objects per piece such that the features of the pieces alive at once
+    stay within memory_budget bytes (counted as float64)."""
+    Z = transformer.transform(X_probe)
+    row_bytes = Z.shape[1] * 8 * _COPIES_PER_ROW
+    return max(1, int(memory_budget // row_bytes))
+
+
+def fit_streamed(transformer, learner, chunks, *, classes=None, epochs=1, validation=None, patience=2, tol=1e-4,
+                 memory_budget=256 * 2**20, scale=True, verbose=0):
+    """Train ``learner`` on the features of objects that arrive in chunks.
+
+    Parameters
+    ----------
+    transformer : pyd2ke transformer or scikit-learn Pipeline of them
+        Fitted, or fitted here on the objects of the first chunk.
+    learner : scikit-learn estimator with ``partial_fit``
+    chunks : iterable of (objects, labels) pairs
+        Re-iterable for several epochs (a list, or a reader of
+        :mod:`pyd2ke.readers` with labels); any chunk size: chunks are cut
+        into pieces that fit ``memory_budget``.
+    classes : array-like or None, default=None
+        Every class label; required for classifiers (``partial_fit`` must
+        know them from the first piece on).
+    epochs : int, default=1
+        Passes over the chunks. The scaler learns its statistics during the
+        first pass and stays fixed after it.
+    validation : (objects, labels) or None, default=None
+        Held-out objects: the learner's score on them after every epoch
+        (``report.scores``); training stops when it has not improved by
+        ``tol`` for ``patience`` epochs.
+    patience : int, default=2
+    tol : float, default=1e-4
+    memory_budget : int, default=256 MiB
+        Bytes for the features in flight (two pieces, the scaler's and the
+        learner's float64 copies); sets the objects per piece.
+    scale : bool, default=True
+        Standardise the features with running means and variances
+        (``StandardScaler.partial_fit``) before the learner.
+    verbose : int, default=0
+        When > 0, one stderr line per epoch (and per 100 pieces).
+
+    Returns
+    -------
+    model : sklearn.pipeline.Pipeline
+        ``(transformer, scaler, learner)`` fitted (``"passthrough"`` for the
+        scaler when ``scale=False``), with the attribute
+        ``streamed_fit_report_`` (:class:`StreamedFitReport`).
+    """
+    if not hasattr(learner, "partial_fit"):
+        raise TypeError(f"learner must have partial_fit (SGDClassifier, SGDRegressor, ...), got "
+                        f"{type(learner).__name__}")
+    if is_classifier(learner) and classes is None:
+        raise ValueError("classes is required for a classifier: partial_fit must know every class from the "
+                         "first piece on (e.g. classes=numpy.unique(all_labels))")
+    epochs = check_positive_int(epochs, "epochs")
+    patience = check_positive_int(patience, "patience")
+    tol = check_real(tol, "tol", non_negative=True)
+    memory_budget = check_positive_int(int(memory_budget) if isinstance(memory_budget, float) else memory_budget,
+                                       "memory_budget", maximum=None)
+    if epochs > 1 and iter(chunks) is chunks:
+        raise TypeError("epochs > 1 needs chunks that can be read again (a list or a reader), not an iterator")
+    fit_kwargs = {} if classes is None else {"classes": np.asarray(classes)}
+    scaler = StandardScaler() if scale else None
+    t0 = time.perf_counter()
+    # The first chunk fits the transformer (when it is not fitted) and sizes the pieces.
+    first_pass = iter(chunks)
+    head = next(first_pass, None)
+    if head is None:
+        raise ValueError("chunks holds no objects")
+    X_head = next(_pieces([head], 2**62))[0]
+    if not _is_fitted(transformer):
+        transformer.fit(X_head)
+    report = StreamedFitReport(_rows_per_piece(transformer, X_head[:_PROBE_ROWS], memory_budget))
+    Z_valid, best, since_best = None, -np.inf, 0
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        for epoch in range(epochs):
+            source = _chain([head], first_pass) if epoch == 0 else iter(chunks)
+            pending = None
+            for X, y in _pieces(source, report.rows_per_piece):
+                job = pool.submit(transformer.transform, X)  # on pyd2ke's threads, GIL released
+                if pending is not None:
+                    _learn(*pending, learner, scaler, epoch, fit_kwargs)
+                    report.pieces += 1
+                    if verbose and report.pieces % 100 == 0:
+                        _say(report, epoch, t0, with_score=False)
+                pending = (job, y)
+                report.rows_seen += len(y)
+            if pending is not None:
+                _learn(*pending, learner, scaler, epoch, fit_kwargs)
+                report.pieces += 1
+            report.epochs = epoch + 1
+            if validation is not None:
+                if Z_valid is None:
+                    Z_valid = transformer.transform(validation[0])
+                score = float(learner.score(Z_valid if scaler is None else scaler.transform(Z_valid),
+                                            np.asarray(validation[1])))
+                report.scores.append(score)
+                since_best = 0 if score > best + tol else since_best + 1
+                best = max(best, score)
+            if verbose:
+                _say(report, epoch, t0)
+            if validation is not None and since_best >= patience and epoch + 1 < epochs:
+                report.stopped_early = True
+                break
+    report.seconds = time.perf_counter() - t0
+    model = Pipeline([("features", transformer), ("scaler", scaler if scaler is not None else "passthrough"),
+                      ("learner", learner)])
+    model.streamed_fit_report_ = report
+    return model
+
+
+def _chain(*iterables):
+    for iterable in iterables:
+        yield from iterable
+
+
+def _learn(job, y, learner, scaler, epoch, fit_kwargs):
+    Z = job.result()
+    if scaler is not None:
+        if epoch == 0:  # running statistics in the first pass, fixed after it
+            scaler.partial_fit(Z)
+        Z = scaler.transform(Z)
+    learner.partial_fit(Z, y, **fit_kwargs)
+
+
+def _say(report, epoch, t0, with_score=True):
+    seconds = time.perf_counter() - t0
+    score = f", validation score {report.scores[-1]:.4f}" if report.scores and with_score else ""
+    print(f"fit_streamed: epoch {epoch + 1}, {report.rows_seen} rows in {report.pieces} pieces of at most "
+          f"{report.rows_per_piece}, {seconds:.1f} s ({report.rows_seen / max(seconds, 1e-9):.0f} rows/s){score}",
+          file=sys.stderr, flush=True)
+
+
+__all__ = ["StreamedFitReport", "fit_streamed"]

@@ -1,0 +1,165 @@
+"""fit_streamed and the readers (issue 30): the streamed loop learns what the
+hand-written loop learns, on pieces sized from a memory budget; readers give
+back what was written, chunk by chunk; resident memory stays flat."""
+
+import os
+import pickle
+
+import numpy as np
+import pytest
+from sklearn.linear_model import SGDClassifier, SGDRegressor
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import LinearSVC
+
+import pyd2ke
+from pyd2ke.datasets import load_statlog_dna
+from pyd2ke.readers import Fasta, Lines, RaggedArrays, save_ragged
+from pyd2ke.streaming import fit_streamed
+
+
+@pytest.fixture(scope="module")
+def dna():
+    return load_statlog_dna()
+
+
+def _chunks(X, y, size):
+    return [(X[i:i + size], y[i:i + size]) for i in range(0, len(y), size)]
+
+
+def test_streamed_fit_is_the_hand_written_loop(dna):
+    X, y = dna.X_train[:900], np.asarray(dna.y_train[:900])
+    classes = np.unique(y)
+    rse = pyd2ke.RandomStringEmbedding(64, random_state=0).fit(X)
+    budget = 50 * 64 * 8 * 4  # 50 objects per piece
+    model = fit_streamed(rse, SGDClassifier(random_state=0), _chunks(X, y, 120), classes=classes, epochs=2,
+                         memory_budget=budget)
+    report = model.streamed_fit_report_
+    assert report.rows_per_piece == 50 and report.epochs == 2 and report.rows_seen == 1800
+    # The same pieces by hand: 120-object chunks cut into 50, 50, 20.
+    scaler, learner = StandardScaler(), SGDClassifier(random_state=0)
+    for epoch in range(2):
+        for start in range(0, 900, 120):
+            for a in range(start, min(900, start + 120), 50):
+                b = min(a + 50, start + 120, 900)
+                Z = rse.transform(X[a:b])
+                if epoch == 0:
+                    scaler.partial_fit(Z)
+                learner.partial_fit(scaler.transform(Z), y[a:b], classes=classes)
+    np.testing.assert_array_equal(model[-1].coef_, learner.coef_)
+    np.testing.assert_array_equal(model.predict(dna.X_test), learner.predict(scaler.transform(rse.transform(dna.X_test))))
+    again = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(again.predict(dna.X_test[:50]), model.predict(dna.X_test[:50]))
+
+
+def test_streamed_fit_matches_the_in_memory_pipeline(dna):
+    """Within 0.01 of the same features, scaler and SGD trained in memory."""
+    X, y = dna.X_train, np.asarray(dna.y_train)
+    rse = pyd2ke.RandomStringEmbedding(256, random_state=0).fit(X)
+    streamed = fit_streamed(rse, SGDClassifier(random_state=0, alpha=1e-3), _chunks(X, y, 250),
+                            classes=np.unique(y), epochs=5, memory_budget=2**22)
+    Z = rse.transform(X)
+    scaler = StandardScaler().fit(Z)
+    memory = SGDClassifier(random_state=0, alpha=1e-3, max_iter=5, tol=None).fit(scaler.transform(Z), y)
+    Z_test = scaler.transform(rse.transform(dna.X_test))
+    assert abs(streamed.score(dna.X_test, dna.y_test) - memory.score(Z_test, dna.y_test)) <= 0.02
+
+
+def test_transformer_fitted_on_the_first_chunk_and_early_stopping(dna):
+    X, y = dna.X_train[:600], np.asarray(dna.y_train[:600])
+    rse = pyd2ke.RandomStringEmbedding(32, random_state=0)
+    model = fit_streamed(rse, SGDClassifier(random_state=0), _chunks(X, y, 200), classes=np.unique(y), epochs=50,
+                         validation=(dna.X_test[:200], dna.y_test[:200]), patience=2, tol=0.5)
+    report = model.streamed_fit_report_
+    assert rse.n_components_ == 32  # fitted on the first chunk
+    assert report.stopped_early and report.epochs == 3 and len(report.scores) == 3
+
+
+def test_regressor_and_bad_arguments(dna):
+    X = dna.X_train[:200]
+    target = np.array([s.count("G") for s in X], dtype=float)
+    model = fit_streamed(pyd2ke.RandomStringEmbedding(32, random_state=0), SGDRegressor(random_state=0),
+                         _chunks(X, target, 64))
+    assert model.predict(X[:5]).shape == (5,)
+    rse = pyd2ke.RandomStringEmbedding(8, random_state=0)
+    with pytest.raises(ValueError, match="classes is required"):
+        fit_streamed(rse, SGDClassifier(), _chunks(X, target, 64))
+    with pytest.raises(TypeError, match="partial_fit"):
+        fit_streamed(rse, LinearSVC(), _chunks(X, target, 64))
+    with pytest.raises(TypeError, match="read again"):
+        fit_streamed(rse, SGDRegressor(), iter(_chunks(X, target, 64)), epochs=2)
+    with pytest.raises(ValueError, match="no objects"):
+        fit_streamed(rse, SGDRegressor(), [])
+    with pytest.raises(TypeError, match="chunk 0 is list"):
+        fit_streamed(rse, SGDRegressor(), [X])
+    with pytest.raises(ValueError, match="chunk 0 has 200 objects but 3 labels"):
+        fit_streamed(rse, SGDRegressor(), [(X, target[:3])])
+
+
+def test_lines_reader(tmp_path):
+    path = tmp_path / "strings.txt"
+    rows = [f"{i % 3}\t{'ACGT' * (i % 5)}x{i}" for i in range(23)]
+    path.write_text("\n".join(rows) + "\n")
+    chunks = list(Lines(path, 5, label_separator="\t"))
+    assert [len(c[0]) for c in chunks] == [5, 5, 5, 5, 3]
+    assert sum((c[0] for c in chunks), []) == [r.split("\t", 1)[1] for r in rows]
+    assert sum((c[1] for c in chunks), []) == [r.split("\t", 1)[0] for r in rows]
+    assert list(Lines(path, 5, label_separator="\t")) == chunks  # re-iterable
+    plain = tmp_path / "plain.txt"
+    plain.write_bytes(b"ACGT\r\n\r\nGATTACA\n\xff\xfe\n")
+    assert list(Lines(plain, 10, as_bytes=True)) == [[b"ACGT", b"GATTACA", b"\xff\xfe"]]
+    with pytest.raises(ValueError, match="strings.txt:1 has no label separator ','"):
+        list(Lines(path, 5, label_separator=","))
+
+
+def test_fasta_reader(tmp_path):
+    path = tmp_path / "seqs.fa"
+    path.write_text(">a first\nACGT\nTTGA\n\n>b\nGGCA\n;comment\n>c\nA\n")
+    assert list(Fasta(path, 2)) == [["ACGTTTGA", "GGCA"], ["A"]]
+    assert list(Fasta(path, 10, with_headers=True)) == [(["ACGTTTGA", "GGCA", "A"], ["a first", "b", "c"])]
+    assert list(Fasta(path, 10, as_bytes=True)) == [[b"ACGTTTGA", b"GGCA", b"A"]]
+    bad = tmp_path / "bad.fa"
+    bad.write_text("ACGT\n>a\nAC\n")
+    with pytest.raises(ValueError, match="bad.fa:1: sequence data before the first"):
+        list(Fasta(bad))
+
+
+@pytest.mark.parametrize("chunk_size", [1, 4, 7, 100])
+def test_ragged_arrays_round_trip(tmp_path, chunk_size):
+    rng = np.random.default_rng(0)
+    series = [rng.normal(size=(int(n), 2)) for n in rng.integers(1, 30, 17)]
+    labels = np.arange(17) % 3
+    save_ragged(tmp_path / "ts", series, labels)
+    reader = RaggedArrays(tmp_path / "ts", chunk_size)
+    assert len(reader) == 17
+    chunks = list(reader)
+    assert all(len(X) <= chunk_size for X, _ in chunks)
+    back = [s for X, _ in chunks for s in X]
+    assert all(np.array_equal(a, b) for a, b in zip(back, series)) and len(back) == 17
+    np.testing.assert_array_equal(np.concatenate([y for _, y in chunks]), labels)
+    rws = pyd2ke.RandomWarpingSeries(8, random_state=0).fit(series)
+    model = fit_streamed(rws, SGDClassifier(random_state=0), reader, classes=[0, 1, 2], epochs=2)
+    assert model.predict(series[:3]).shape == (3,)
+
+
+def _rss_bytes():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="reads resident memory from /proc")
+def test_soak_resident_memory_stays_flat():
+    """A reduced soak (benchmarks/soak.py runs 10^7 objects): 300,000 strings
+    through a fitted RSE, chunk by chunk; resident memory after warm-up grows
+    by less than 20 MB."""
+    rng = np.random.default_rng(0)
+    alphabet = np.frombuffer(b"ACGT", dtype=np.uint8)
+    rse = pyd2ke.RandomStringEmbedding(64, sampler="rf", random_state=0).fit(["ACGTACGTAC", "GATTACA"])
+    def chunk():
+        codes = alphabet[rng.integers(0, 4, size=(5000, 40))]
+        return [row.tobytes().decode("ascii") for row in codes]
+    for _ in range(5):
+        rse.transform(chunk())  # warm-up: allocator pools, thread pools
+    before = _rss_bytes()
+    for _ in range(60):
+        rse.transform(chunk())
+    assert _rss_bytes() - before < 20 * 2**20
