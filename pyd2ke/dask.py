@@ -22,6 +22,8 @@ Example
 ((2, 1), (64,))
 """
 
+import time
+
 import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import NotFittedError
@@ -37,8 +39,9 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError('pyd2ke.dask needs dask: pip install "pyd2ke[dask]"') from error
 
 from .sketches import CGKEmbedding, ESPVectorizer
+from .streaming import _PROBE_ROWS, _is_fitted, _rows_per_piece, check_settings, learn_pieces
 
-__all__ = ["transform"]
+__all__ = ["fit_streamed", "transform"]
 
 
 def transform(estimator, objects, *, lengths=None):
@@ -226,3 +229,86 @@ def _transform_array(estimator, array, columns, dtype, sparse):
         dtype=dtype,
         meta=_empty(columns, dtype, sparse),
     )
+
+
+class _Ready:
+    """A computed piece, with the interface of a future."""
+
+    def __init__(self, value):
+        self._value = value
+
+    def result(self):
+        return self._value
+
+
+def _label_blocks(labels, npartitions):
+    """The labels as one delayed block per partition."""
+    if isinstance(labels, db.Bag):
+        if labels.npartitions != npartitions:
+            raise ValueError(f"labels has {labels.npartitions} partitions, but objects has {npartitions}")
+        return [dask.delayed(np.asarray)(part) for part in labels.to_delayed()]
+    if isinstance(labels, da.Array):
+        if labels.ndim != 1 or len(labels.chunks[0]) != npartitions:
+            raise ValueError(f"labels must be a 1-D dask array with one chunk per partition of objects "
+                             f"({npartitions}), got chunks {labels.chunks}")
+        return list(labels.to_delayed().ravel())
+    raise TypeError(f"labels must be a dask.bag.Bag or a 1-D dask.array.Array, got {type(labels).__name__}")
+
+
+def fit_streamed(transformer, learner, objects, labels, *, classes=None, epochs=1, validation=None, patience=2,
+                 tol=1e-4, memory_budget=256 * 2**20, scale=True, verbose=0):
+    """:func:`pyd2ke.streaming.fit_streamed` with the features computed by Dask.
+
+    The features of each partition are computed on the Dask workers (the
+    next partition's while the learner consumes the current one), then cut
+    into pieces and learned in order on the calling machine, exactly as the
+    local streamed fit learns the same partitions given as chunks: with the
+    same partitions, seeds and settings the two give the same model. A
+    partition lost with a worker is computed again by Dask, with the same
+    bits, so the model does not change either.
+
+    Parameters
+    ----------
+    transformer : pyd2ke transformer (or Pipeline of them)
+        Fitted, or fitted here on the first partition (computed locally).
+    learner : scikit-learn estimator with ``partial_fit``
+    objects : dask.bag.Bag or dask.array.Array
+        As for :func:`transform`.
+    labels : dask.bag.Bag or 1-D dask.array.Array
+        One partition (chunk) per partition of objects, of the same sizes.
+    classes, epochs, validation, patience, tol, memory_budget, scale, verbose
+        As for :func:`pyd2ke.streaming.fit_streamed`.
+
+    Returns
+    -------
+    model : sklearn.pipeline.Pipeline (transformer, scaler, learner)
+    """
+    settings = check_settings(learner, classes, epochs, patience, tol, memory_budget)
+    t0 = time.perf_counter()
+    label_parts = _label_blocks(labels, objects.npartitions if isinstance(objects, db.Bag)
+                                else len(objects.chunks[0]))
+    object_parts = objects.to_delayed() if isinstance(objects, db.Bag) else list(objects.to_delayed()[:, 0])
+    head = object_parts[0].compute()
+    head = head if isinstance(head, np.ndarray) else list(head)
+    if not _is_fitted(transformer):
+        transformer.fit(head)
+    rows = _rows_per_piece(transformer, head[:_PROBE_ROWS], settings["memory_budget"])
+    features = transform(transformer, objects).to_delayed()[:, 0]
+
+    def feature_pieces(epoch, pool):
+        def compute(i):
+            return dask.compute(features[i], label_parts[i])
+
+        nxt = pool.submit(compute, 0)
+        for i in range(len(features)):
+            Z, y = nxt.result()
+            if i + 1 < len(features):
+                nxt = pool.submit(compute, i + 1)  # on the workers while this partition is learned
+            y = np.asarray(y)
+            if Z.shape[0] != len(y):
+                raise ValueError(f"partition {i} has {Z.shape[0]} objects but {len(y)} labels")
+            for start in range(0, len(y), rows):
+                yield _Ready(Z[start:start + rows]), y[start:start + rows]
+
+    return learn_pieces(transformer, learner, feature_pieces, rows, settings, validation=validation, scale=scale,
+                        verbose=verbose, t0=t0)

@@ -123,21 +123,9 @@ def fit_streamed(transformer, learner, chunks, *, classes=None, epochs=1, valida
         scaler when ``scale=False``), with the attribute
         ``streamed_fit_report_`` (:class:`StreamedFitReport`).
     """
-    if not hasattr(learner, "partial_fit"):
-        raise TypeError(f"learner must have partial_fit (SGDClassifier, SGDRegressor, ...), got "
-                        f"{type(learner).__name__}")
-    if is_classifier(learner) and classes is None:
-        raise ValueError("classes is required for a classifier: partial_fit must know every class from the "
-                         "first piece on (e.g. classes=numpy.unique(all_labels))")
-    epochs = check_positive_int(epochs, "epochs")
-    patience = check_positive_int(patience, "patience")
-    tol = check_real(tol, "tol", non_negative=True)
-    memory_budget = check_positive_int(int(memory_budget) if isinstance(memory_budget, float) else memory_budget,
-                                       "memory_budget", maximum=None)
-    if epochs > 1 and iter(chunks) is chunks:
+    settings = check_settings(learner, classes, epochs, patience, tol, memory_budget)
+    if settings["epochs"] > 1 and iter(chunks) is chunks:
         raise TypeError("epochs > 1 needs chunks that can be read again (a list or a reader), not an iterator")
-    fit_kwargs = {} if classes is None else {"classes": np.asarray(classes)}
-    scaler = StandardScaler() if scale else None
     t0 = time.perf_counter()
     # The first chunk fits the transformer (when it is not fitted) and sizes the pieces.
     first_pass = iter(chunks)
@@ -147,23 +135,57 @@ def fit_streamed(transformer, learner, chunks, *, classes=None, epochs=1, valida
     X_head = next(_pieces([head], 2**62))[0]
     if not _is_fitted(transformer):
         transformer.fit(X_head)
-    report = StreamedFitReport(_rows_per_piece(transformer, X_head[:_PROBE_ROWS], memory_budget))
+    rows = _rows_per_piece(transformer, X_head[:_PROBE_ROWS], settings["memory_budget"])
+
+    def feature_pieces(epoch, pool):
+        source = _chain([head], first_pass) if epoch == 0 else iter(chunks)
+        for X, y in _pieces(source, rows):
+            yield pool.submit(transformer.transform, X), y  # on pyd2ke's threads, GIL released
+
+    return learn_pieces(transformer, learner, feature_pieces, rows, settings, validation=validation, scale=scale,
+                        verbose=verbose, t0=t0)
+
+
+def check_settings(learner, classes, epochs, patience, tol, memory_budget):
+    """The checked settings of a streamed fit, as a dict."""
+    if not hasattr(learner, "partial_fit"):
+        raise TypeError(f"learner must have partial_fit (SGDClassifier, SGDRegressor, ...), got "
+                        f"{type(learner).__name__}")
+    if is_classifier(learner) and classes is None:
+        raise ValueError("classes is required for a classifier: partial_fit must know every class from the "
+                         "first piece on (e.g. classes=numpy.unique(all_labels))")
+    return {
+        "epochs": check_positive_int(epochs, "epochs"),
+        "patience": check_positive_int(patience, "patience"),
+        "tol": check_real(tol, "tol", non_negative=True),
+        "memory_budget": check_positive_int(int(memory_budget) if isinstance(memory_budget, float)
+                                            else memory_budget, "memory_budget", maximum=None),
+        "fit_kwargs": {} if classes is None else {"classes": np.asarray(classes)},
+    }
+
+
+def learn_pieces(transformer, learner, feature_pieces, rows, settings, *, validation, scale, verbose, t0):
+    """The learning loop shared by the local and the Dask streamed fits.
+
+    feature_pieces(epoch, pool) yields (job, labels) per piece, ``job.result()``
+    being the piece's features; it may use pool (one worker thread) to compute
+    the next piece while the learner consumes the current one."""
+    scaler = StandardScaler() if scale else None
+    report = StreamedFitReport(rows)
     Z_valid, best, since_best = None, -np.inf, 0
     with ThreadPoolExecutor(max_workers=1) as pool:
-        for epoch in range(epochs):
-            source = _chain([head], first_pass) if epoch == 0 else iter(chunks)
+        for epoch in range(settings["epochs"]):
             pending = None
-            for X, y in _pieces(source, report.rows_per_piece):
-                job = pool.submit(transformer.transform, X)  # on pyd2ke's threads, GIL released
+            for job, y in feature_pieces(epoch, pool):
                 if pending is not None:
-                    _learn(*pending, learner, scaler, epoch, fit_kwargs)
+                    _learn(*pending, learner, scaler, epoch, settings["fit_kwargs"])
                     report.pieces += 1
                     if verbose and report.pieces % 100 == 0:
                         _say(report, epoch, t0, with_score=False)
                 pending = (job, y)
                 report.rows_seen += len(y)
             if pending is not None:
-                _learn(*pending, learner, scaler, epoch, fit_kwargs)
+                _learn(*pending, learner, scaler, epoch, settings["fit_kwargs"])
                 report.pieces += 1
             report.epochs = epoch + 1
             if validation is not None:
@@ -172,11 +194,11 @@ def fit_streamed(transformer, learner, chunks, *, classes=None, epochs=1, valida
                 score = float(learner.score(Z_valid if scaler is None else scaler.transform(Z_valid),
                                             np.asarray(validation[1])))
                 report.scores.append(score)
-                since_best = 0 if score > best + tol else since_best + 1
+                since_best = 0 if score > best + settings["tol"] else since_best + 1
                 best = max(best, score)
             if verbose:
                 _say(report, epoch, t0)
-            if validation is not None and since_best >= patience and epoch + 1 < epochs:
+            if validation is not None and since_best >= settings["patience"] and epoch + 1 < settings["epochs"]:
                 report.stopped_early = True
                 break
     report.seconds = time.perf_counter() - t0

@@ -129,3 +129,51 @@ def test_local_scheduler_and_empty_partitions():
     assert np.array_equal(Z, estimator.transform(X[:30]))
     esp = transform(fitted("esp")[0], db.from_sequence(["ACGT", "GA", "T"], npartitions=2))
     assert sp.issparse(esp.compute(scheduler="sync"))
+
+
+def _streamed_pair(client, transformer, tmp_path=None):
+    """The local streamed fit over the partitions as chunks, and the Dask one."""
+    from sklearn.linear_model import SGDClassifier
+
+    from pyd2ke.dask import fit_streamed as dask_fit
+    from pyd2ke.streaming import fit_streamed as local_fit
+
+    rse, X = fitted("rse-bss")
+    y = np.array([len(s) % 3 for s in X])
+    budget = 7 * rse.n_components_ * 8 * 4  # pieces of 7 objects: partitions of 15 cut 7, 7, 1
+    chunks = [(X[i:i + 15], y[i:i + 15]) for i in range(0, N, 15)]
+    local = local_fit(rse, SGDClassifier(random_state=0), chunks, classes=[0, 1, 2], epochs=2, memory_budget=budget)
+    remote = dask_fit(transformer(rse, X), SGDClassifier(random_state=0), db.from_sequence(X, npartitions=8),
+                      da.from_array(y, chunks=15), classes=[0, 1, 2], epochs=2, memory_budget=budget)
+    return local, remote, X
+
+
+def test_streamed_fit_on_the_cluster_equals_the_local_one(client):
+    local, remote, X = _streamed_pair(client, lambda rse, X: rse)
+    assert remote.streamed_fit_report_.pieces == local.streamed_fit_report_.pieces == 48
+    np.testing.assert_array_equal(remote[-1].coef_, local[-1].coef_)
+    np.testing.assert_array_equal(remote.predict(X), local.predict(X))
+
+
+def test_streamed_fit_survives_a_killed_worker(client, tmp_path):
+    marker = str(tmp_path / "killed")
+    workers_before = set(client.scheduler_info()["workers"])
+
+    def with_a_dying_step(rse, X):
+        victim = X[70]
+
+        def die_once(objects):
+            if victim in objects:
+                try:
+                    os.close(os.open(marker, os.O_CREAT | os.O_EXCL))
+                except FileExistsError:
+                    return objects
+                os._exit(1)
+            return objects
+
+        return make_pipeline(FunctionTransformer(die_once).fit(X[:5]), rse)
+
+    local, remote, X = _streamed_pair(client, with_a_dying_step)
+    assert os.path.exists(marker)
+    assert set(client.scheduler_info()["workers"]) != workers_before  # a worker really died
+    np.testing.assert_array_equal(remote[-1].coef_, local[-1].coef_)

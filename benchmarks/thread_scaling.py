@@ -1,0 +1,122 @@
+"""Thread scaling of every transform: time at 1..n threads, speed-up and the
+serial fraction it implies (issue 29).
+
+    python benchmarks/thread_scaling.py [--threads 1 2 4 8 16] [--repeats 3] [--scale 1.0] [--only RSE ESP ...]
+
+Each transform is fitted once, then its ``transform`` is timed with
+``n_jobs`` set to each thread count (median of --repeats runs, after one
+untimed run). The serial fraction is Amdahl's: from the speed-up S at n
+threads, f = (n / S - 1) / (n - 1), the share of the 1-thread time that no
+thread count shortens. --scale multiplies every input size (1.0 takes
+about a second per transform at 1 thread on a 2-core x86-64 machine; use
+8-16 on a 16-core one). For memory-bound transforms the time to allocate
+and touch an output of the same size is printed beside them.
+"""
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+import pyd2ke
+from pyd2ke.reports.data import random_documents, random_series, random_sets, random_strings, random_vectors
+
+
+def _graphs(n, seed=0):
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        m = int(rng.integers(10, 30))
+        A = np.triu((rng.random((m, m)) < 0.2).astype(float), 1)
+        out.append((A + A.T, rng.integers(0, 4, m)))
+    return out
+
+
+def _sample_sets(n, seed=0):
+    rng = np.random.default_rng(seed)
+    return [rng.normal(loc=rng.uniform(0, 3), size=(int(rng.integers(50, 100)), 2)) for _ in range(n)]
+
+
+def cases(scale):
+    """name -> (unfitted estimator, data); sizes times scale."""
+    s = lambda n: max(8, int(n * scale))  # noqa: E731
+    return {
+        "RSE": (pyd2ke.RandomStringEmbedding(256, sampler="rf", max_length=10, random_state=0),
+                random_strings(s(4000), 512)),
+        "RWS": (pyd2ke.RandomWarpingSeries(256, max_length=10, derivative=False, random_state=0, dtype=np.float32),
+                random_series(s(3000), 150)),
+        "RandomSetEmbedding": (pyd2ke.RandomSetEmbedding(128, random_state=0, dtype=np.float32),
+                               random_sets(s(3000), 40, dim=16)),
+        "WME": (pyd2ke.WordMoversEmbedding(128, max_words=6, random_state=0), random_documents(s(2000), 30, dim=16)),
+        "RGE": (pyd2ke.RandomGraphEmbedding(64, random_state=0), _graphs(s(1500))),
+        "density js": (pyd2ke.DensityKernelFeatures("js", n_components=256, random_state=0), _sample_sets(s(1500))),
+        "ESP csr": (pyd2ke.ESPVectorizer(), random_strings(s(20000), 300)),
+        "ESP sketch": (pyd2ke.ESPVectorizer(output="sketch"), random_strings(s(20000), 300)),
+        "CGK": (pyd2ke.CGKEmbedding(random_state=0), random_strings(s(20000), 100)),
+        "SFMEDM": (pyd2ke.make_sfmedm(n_components=2048, random_state=0, dtype=np.float32),
+                   random_strings(s(2000), 53)),
+        "HashedRandomFourier rbf": (pyd2ke.HashedRandomFourier(kernel="rbf", n_components=2048, random_state=0),
+                                    random_vectors(s(20000), 128)),
+        "RandomMaclaurin": (pyd2ke.RandomMaclaurin(1024, random_state=0), random_vectors(s(8000), 128)),
+    }
+
+
+MEMORY_BOUND = ("HashedRandomFourier rbf",)
+
+
+def set_threads(estimator, n):
+    if hasattr(estimator, "steps"):
+        for name, step in estimator.steps:
+            if "n_jobs" in step.get_params(deep=False):
+                estimator.set_params(**{f"{name}__n_jobs": n})
+        return estimator
+    return estimator.set_params(n_jobs=n)
+
+
+def timed(function, repeats):
+    function()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def touch_seconds(shape, dtype, repeats):
+    """Allocating and writing an output of this shape, the floor of a memory-bound transform."""
+    return timed(lambda: np.ones(shape, dtype=dtype), repeats)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--only", nargs="+", default=None)
+    args = parser.parse_args()
+    threads = sorted(set(args.threads) | {1})
+    print(f"pyd2ke {pyd2ke.__version__}, SIMD {pyd2ke.build_info()['simd']}; threads {threads}; "
+          f"median of {args.repeats}; scale {args.scale}")
+    header = ["transform", *[f"{n} thr s" for n in threads], *[f"x{n}" for n in threads[1:]],
+              f"serial fraction (from {threads[-1]} thr)"]
+    print("| " + " | ".join(header) + " |\n|" + "---|" * len(header))
+    for name, (estimator, X) in cases(args.scale).items():
+        if args.only and name not in args.only:
+            continue
+        estimator.fit(X[:200] if name != "density js" else X[:300])
+        seconds = [timed(lambda: set_threads(estimator, n).transform(X), args.repeats) for n in threads]
+        speedups = [seconds[0] / t for t in seconds[1:]]
+        n, S = threads[-1], speedups[-1] if speedups else 1.0
+        serial = (n / S - 1) / (n - 1) if n > 1 else float("nan")
+        cells = [name, *[f"{t:.3f}" for t in seconds], *[f"{x:.2f}" for x in speedups], f"{100 * serial:.1f} %"]
+        print("| " + " | ".join(cells) + " |", flush=True)
+        if name in MEMORY_BOUND:
+            Z = estimator.transform(X[:10])
+            floor = touch_seconds((len(X), Z.shape[1]), Z.dtype, args.repeats)
+            print(f"|   (allocating and touching the {len(X)} x {Z.shape[1]} output: {floor:.3f} s) |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
