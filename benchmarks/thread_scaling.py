@@ -8,8 +8,9 @@ Each transform is fitted once, then its ``transform`` is timed with
 untimed run). The serial fraction is Amdahl's: from the speed-up S at n
 threads, f = (n / S - 1) / (n - 1), the share of the 1-thread time that no
 thread count shortens. --scale multiplies every input size (1.0 takes
-about a second per transform at 1 thread on a 2-core x86-64 machine; use
-8-16 on a 16-core one). For memory-bound transforms the time to allocate
+0.3-1 s per transform at 1 thread on a 2-core x86-64 machine with AVX-512;
+keep 1.0 on a 16-core one too, where it still takes 10-30 ms at 16
+threads, or raise it if memory allows). For memory-bound transforms the time to allocate
 and touch an output of the same size is printed beside them.
 """
 
@@ -43,22 +44,22 @@ def cases(scale):
     s = lambda n: max(8, int(n * scale))  # noqa: E731
     return {
         "RSE": (pyd2ke.RandomStringEmbedding(256, sampler="rf", max_length=10, random_state=0),
-                random_strings(s(4000), 512)),
+                random_strings(s(60000), 1024)),
         "RWS": (pyd2ke.RandomWarpingSeries(256, max_length=10, derivative=False, random_state=0, dtype=np.float32),
-                random_series(s(3000), 150)),
+                random_series(s(30000), 150)),
         "RandomSetEmbedding": (pyd2ke.RandomSetEmbedding(128, random_state=0, dtype=np.float32),
-                               random_sets(s(3000), 40, dim=16)),
-        "WME": (pyd2ke.WordMoversEmbedding(128, max_words=6, random_state=0), random_documents(s(2000), 30, dim=16)),
-        "RGE": (pyd2ke.RandomGraphEmbedding(64, random_state=0), _graphs(s(1500))),
-        "density js": (pyd2ke.DensityKernelFeatures("js", n_components=256, random_state=0), _sample_sets(s(1500))),
-        "ESP csr": (pyd2ke.ESPVectorizer(), random_strings(s(20000), 300)),
-        "ESP sketch": (pyd2ke.ESPVectorizer(output="sketch"), random_strings(s(20000), 300)),
-        "CGK": (pyd2ke.CGKEmbedding(random_state=0), random_strings(s(20000), 100)),
+                               random_sets(s(30000), 40, dim=16)),
+        "WME": (pyd2ke.WordMoversEmbedding(128, max_words=6, random_state=0), random_documents(s(4000), 30, dim=16)),
+        "RGE": (pyd2ke.RandomGraphEmbedding(64, random_state=0), _graphs(s(2500))),
+        "density js": (pyd2ke.DensityKernelFeatures("js", n_components=256, random_state=0), _sample_sets(s(4500))),
+        "ESP csr": (pyd2ke.ESPVectorizer(), random_strings(s(60000), 300)),
+        "ESP sketch": (pyd2ke.ESPVectorizer(output="sketch"), random_strings(s(60000), 300)),
+        "CGK": (pyd2ke.CGKEmbedding(random_state=0), random_strings(s(100000), 100)),
         "SFMEDM": (pyd2ke.make_sfmedm(n_components=2048, random_state=0, dtype=np.float32),
-                   random_strings(s(2000), 53)),
+                   random_strings(s(16000), 53)),
         "HashedRandomFourier rbf": (pyd2ke.HashedRandomFourier(kernel="rbf", n_components=2048, random_state=0),
-                                    random_vectors(s(20000), 128)),
-        "RandomMaclaurin": (pyd2ke.RandomMaclaurin(1024, random_state=0), random_vectors(s(8000), 128)),
+                                    random_vectors(s(50000), 128)),
+        "RandomMaclaurin": (pyd2ke.RandomMaclaurin(1024, random_state=0), random_vectors(s(100000), 128)),
     }
 
 
