@@ -278,10 +278,17 @@ class CGKEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         if self.output == "symbols":
             return symbols
         k = len(self.alphabet_)
-        index = np.searchsorted(self.alphabet_, symbols)
-        known = self.alphabet_[np.minimum(index, k - 1)] == symbols
-        index = np.where(known, index, np.where(symbols == self.PAD, k, k + 1))
-        columns = (np.arange(T, dtype=np.int64) * (k + 2) + index).ravel()
+        # Symbol -> one-hot slot by a table over the alphabet's code range
+        # (k for the padding, k + 1 for a symbol the fit data did not have):
+        # one gather instead of a binary search per symbol.
+        top = int(self.alphabet_.max())
+        table = np.full(top + 1, k + 1, dtype=np.int64)
+        table[self.alphabet_] = np.arange(k)
+        index = table[np.minimum(symbols, top)]
+        index[symbols > top] = k + 1
+        index[symbols == self.PAD] = k
+        index += np.arange(T, dtype=np.int64) * (k + 2)
+        columns = index.ravel()
         data = np.full(columns.shape, 0.5, dtype=check_dtype(self.dtype))
         indptr = np.arange(len(strings) + 1, dtype=np.int64) * T
         return sp.csr_matrix((data, columns, indptr), shape=(len(strings), T * (k + 2)))
