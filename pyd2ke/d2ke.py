@@ -24,9 +24,11 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from ._auto import inverse_median
 from ._domains import check_metric_params, domain_for
 from ._domains.base import soft_or_direct
 from ._parallel import check_chunk, chunk_bounds
+from ._standardize import check_standardize, feature_statistics
 from ._validation import (
     check_choice,
     check_dtype,
@@ -35,8 +37,6 @@ from ._validation import (
     check_positive_int,
     effective_n_threads,
 )
-from ._auto import inverse_median
-from ._standardize import check_standardize, feature_statistics
 
 # Fit objects whose distances to the random objects set gamma="auto" and the
 # standardisation (standardize=True).
@@ -148,6 +148,7 @@ class D2KEBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
             features = np.empty_like(d)
             soft_or_direct(d, self.gamma_, self.kernel, features)
             self.feature_mean_, self.feature_scale_ = feature_statistics(features)
+            self._standardized_kernel = self.kernel
         else:
             self.feature_mean_ = self.feature_scale_ = None
         return self
@@ -215,6 +216,10 @@ class D2KEBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         check = not self._always_finite()
         standardization = None
         if getattr(self, "feature_mean_", None) is not None:  # fitted with standardize=True
+            fitted = self.__dict__.get("_standardized_kernel", self.kernel)
+            if self.kernel != fitted:
+                raise ValueError(f"kernel is {self.kernel!r}, but the standardisation was fitted on {fitted!r} "
+                                 "features: fit again after changing kernel (or use standardize=False)")
             standardization = (self.feature_mean_.astype(dtype), dtype.type(1.0 / self.feature_scale_))
         t0 = time.perf_counter()
         for (start, stop), chunk in zip(bounds, chunks):

@@ -30,7 +30,7 @@ from ._validation import check_positive_int, check_real
 # the scaler's float64 copy for the piece being learned, the output of the
 # piece being computed, and the learner's own float64 copy.
 _COPIES_PER_ROW = 4
-# Rows transformed once to learn the width and type of the features.
+# Objects transformed once to learn the width of the features.
 _PROBE_ROWS = 4
 
 

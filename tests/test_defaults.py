@@ -145,3 +145,12 @@ def test_the_shortest_pipeline_learns(classifier):
     majority = max(np.mean(np.asarray(y_test) == c) for c in set(y_test))
     assert scores[False] < majority + 0.1
     assert scores[True] > 0.7, scores  # R=256 on 600 strings; 0.73-0.80 here
+
+
+def test_changing_kernel_after_fit_asks_for_a_refit():
+    X = strings(30)
+    rse = pyd2ke.RandomStringEmbedding(16, random_state=0).fit(X)
+    with pytest.raises(ValueError, match="fit again after changing kernel"):
+        rse.set_params(kernel="direct").transform(X)
+    raw = pyd2ke.RandomStringEmbedding(16, standardize=False, random_state=0).fit(X)
+    assert raw.set_params(kernel="direct").transform(X).shape == (30, 16)  # raw features follow the parameter
