@@ -12,12 +12,8 @@ with no padding. This module imports aeon: install the extra
 import numpy as np
 from aeon.classification import BaseClassifier
 from aeon.transformations.collection import BaseCollectionTransformer
-from sklearn.base import clone
-from sklearn.linear_model import RidgeClassifierCV
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
 
-from .timeseries import RandomWarpingSeries
+from ._rws_adapters import classifier_pipeline, rws_of
 
 _TAGS = {
     "X_inner_type": ["np-list", "numpy3D"],
@@ -33,11 +29,6 @@ def _as_steps(X):
     if isinstance(X, np.ndarray):
         return np.ascontiguousarray(X.transpose(0, 2, 1), dtype=np.float64)
     return [np.ascontiguousarray(np.asarray(case, dtype=np.float64).T) for case in X]
-
-
-def _rws(owner):
-    return RandomWarpingSeries(owner.n_components, max_length=owner.max_length, derivative=owner.derivative,
-                               random_state=owner.random_state, n_jobs=owner.n_jobs, dtype=np.float32)
 
 
 class RandomWarpingSeriesTransformer(BaseCollectionTransformer):
@@ -72,7 +63,7 @@ class RandomWarpingSeriesTransformer(BaseCollectionTransformer):
         super().__init__()
 
     def _fit(self, X, y=None):
-        self.rws_ = _rws(self).fit(_as_steps(X))
+        self.rws_ = rws_of(self).fit(_as_steps(X))
         return self
 
     def _transform(self, X, y=None):
@@ -119,8 +110,7 @@ class RandomWarpingSeriesClassifier(BaseClassifier):
         super().__init__()
 
     def _fit(self, X, y):
-        estimator = RidgeClassifierCV(alphas=np.logspace(-3, 3, 10)) if self.estimator is None else clone(self.estimator)
-        self.pipeline_ = make_pipeline(_rws(self), StandardScaler(), estimator).fit(_as_steps(X), y)
+        self.pipeline_ = classifier_pipeline(self).fit(_as_steps(X), y)
         return self
 
     def _predict(self, X):

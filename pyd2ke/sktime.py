@@ -10,14 +10,10 @@ inside. This module imports sktime: install the extra
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
-from sklearn.linear_model import RidgeClassifierCV
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
 from sktime.classification.base import BaseClassifier
 from sktime.transformations.base import BaseTransformer
 
-from .timeseries import RandomWarpingSeries
+from ._rws_adapters import classifier_pipeline, rws_of
 
 _TAGS = {
     # df-list first: sktime converts a panel whose own mtype is not listed
@@ -36,11 +32,6 @@ def _as_steps(X):
     if isinstance(X, np.ndarray):
         return np.ascontiguousarray(X.transpose(0, 2, 1), dtype=np.float64)
     return [np.ascontiguousarray(frame.to_numpy(dtype=np.float64)) for frame in X]
-
-
-def _rws(owner):
-    return RandomWarpingSeries(owner.n_components, max_length=owner.max_length, derivative=owner.derivative,
-                               random_state=owner.random_state, n_jobs=owner.n_jobs, dtype=np.float32)
 
 
 class RandomWarpingSeriesTransformer(BaseTransformer):
@@ -88,7 +79,7 @@ class RandomWarpingSeriesTransformer(BaseTransformer):
         super().__init__()
 
     def _fit(self, X, y=None):
-        self.rws_ = _rws(self).fit(_as_steps(X))
+        self.rws_ = rws_of(self).fit(_as_steps(X))
         return self
 
     def _transform(self, X, y=None):
@@ -142,8 +133,7 @@ class RandomWarpingSeriesClassifier(BaseClassifier):
         super().__init__()
 
     def _fit(self, X, y):
-        estimator = RidgeClassifierCV(alphas=np.logspace(-3, 3, 10)) if self.estimator is None else clone(self.estimator)
-        self.pipeline_ = make_pipeline(_rws(self), StandardScaler(), estimator).fit(_as_steps(X), y)
+        self.pipeline_ = classifier_pipeline(self).fit(_as_steps(X), y)
         return self
 
     def _predict(self, X):

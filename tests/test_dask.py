@@ -77,14 +77,13 @@ def test_estimator_is_one_graph_key(client):
     assert len(keys) == 1
 
 
-def test_worker_killed_mid_run_is_retried(client, tmp_path):
-    estimator, X = fitted("rse-bss")
-    marker = str(tmp_path / "killed")
-    victim = X[60]  # an object in the middle of the run
+def dying_once_before(estimator, X, victim, marker):
+    """A Pipeline whose first step kills the worker process that first sees
+    the victim object (it creates the marker and dies); the retried task
+    finds the marker and goes on. Fitted on X[:5], which spares the test
+    process."""
 
     def die_once(objects):
-        # The first worker to see the victim creates the marker and dies; the
-        # retried task finds the marker and goes on.
         if victim in objects:
             try:
                 os.close(os.open(marker, os.O_CREAT | os.O_EXCL))
@@ -93,7 +92,13 @@ def test_worker_killed_mid_run_is_retried(client, tmp_path):
             os._exit(1)
         return objects
 
-    model = make_pipeline(FunctionTransformer(die_once).fit(X[:5]), estimator)  # X[:5] spares the test process
+    return make_pipeline(FunctionTransformer(die_once).fit(X[:5]), estimator)
+
+
+def test_worker_killed_mid_run_is_retried(client, tmp_path):
+    estimator, X = fitted("rse-bss")
+    marker = str(tmp_path / "killed")
+    model = dying_once_before(estimator, X, X[60], marker)  # an object in the middle of the run
     workers_before = set(client.scheduler_info()["workers"])
     Z = transform(model, db.from_sequence(X, npartitions=8), lengths=[15] * 8)
     result = Z.compute()
@@ -159,21 +164,7 @@ def test_streamed_fit_survives_a_killed_worker(client, tmp_path):
     marker = str(tmp_path / "killed")
     workers_before = set(client.scheduler_info()["workers"])
 
-    def with_a_dying_step(rse, X):
-        victim = X[70]
-
-        def die_once(objects):
-            if victim in objects:
-                try:
-                    os.close(os.open(marker, os.O_CREAT | os.O_EXCL))
-                except FileExistsError:
-                    return objects
-                os._exit(1)
-            return objects
-
-        return make_pipeline(FunctionTransformer(die_once).fit(X[:5]), rse)
-
-    local, remote, X = _streamed_pair(client, with_a_dying_step)
+    local, remote, X = _streamed_pair(client, lambda rse, X: dying_once_before(rse, X, X[70], marker))
     assert os.path.exists(marker)
     assert set(client.scheduler_info()["workers"]) != workers_before  # a worker really died
     np.testing.assert_array_equal(remote[-1].coef_, local[-1].coef_)
