@@ -59,6 +59,19 @@ void esp_l1_into(Labels xl, Counts xc, Offsets xo, Labels yl, Counts yc, Offsets
     pyd2ke::esp_l1_distances(xl.data(), xc.data(), xo.data(), nx, yl.data(), yc.data(), yo.data(), ny, o, n_threads);
 }
 
+py::tuple esp_hashed_csr(Labels l, Counts c, Offsets o, std::int64_t n_features, int n_threads) {
+    check_sketch(l, c, o, "sketches");
+    if (n_features < 1) throw py::value_error("n_features must be >= 1");
+    const std::size_t n = static_cast<std::size_t>(o.shape(0) - 1);
+    pyd2ke::HashedCsr csr;
+    {
+        InterruptibleRelease release;
+        csr = pyd2ke::esp_hashed_csr(l.data(), c.data(), o.data(), n, static_cast<std::uint64_t>(n_features),
+                                     n_threads);
+    }
+    return py::make_tuple(take(std::move(csr.indptr)), take(std::move(csr.indices)), take(std::move(csr.data)));
+}
+
 py::tuple cgk_walks(py::list strings, std::uint64_t seed, std::size_t fixed_length, int n_threads) {
     const TextList texts = text_views(strings, "X");
     std::vector<std::int64_t> offsets;
@@ -81,6 +94,9 @@ void bind_sketch(py::module_& m) {
     m.def("esp_l1_into", &esp_l1_into<float>, py::arg("xl").noconvert(), py::arg("xc").noconvert(),
           py::arg("xo").noconvert(), py::arg("yl").noconvert(), py::arg("yc").noconvert(), py::arg("yo").noconvert(),
           py::arg("out").noconvert(), py::arg("n_threads"));
+    m.def("esp_hashed_csr", &esp_hashed_csr, py::arg("labels").noconvert(), py::arg("counts").noconvert(),
+          py::arg("offsets").noconvert(), py::arg("n_features"), py::arg("n_threads"),
+          "Sketches as a hashed-column CSR matrix: (indptr, indices, data), columns ascending per row.");
     m.def("cgk_walks", &cgk_walks, py::arg("strings"), py::arg("seed"), py::arg("fixed_length"), py::arg("n_threads"),
           "CGK walks: (symbols uint32, offsets int64); 3 n symbols per string when fixed_length == 0.");
     m.attr("CGK_PAD") = py::int_(pyd2ke::kCgkPad);

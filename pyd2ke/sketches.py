@@ -78,11 +78,16 @@ class ESPSketches(Ragged):
         """||V(S)||_1 of every string: the number of nodes of its ESP tree."""
         return self.segment_sums()
 
-    def to_csr(self, n_features=2**20):
-        """Hashed-column CSR matrix: label ``l`` goes to column ``l % n_features``."""
-        columns = (self.labels % np.uint64(n_features)).astype(np.int64)
-        X = sp.csr_matrix((self.counts.copy(), columns, self.offsets.copy()), shape=(len(self), n_features))
-        X.sum_duplicates()
+    def to_csr(self, n_features=2**20, n_jobs=None):
+        """Hashed-column CSR matrix: label ``l`` goes to column ``l % n_features``
+        (labels of one string in the same column are summed; columns sorted),
+        built on n_jobs threads."""
+        n_features = check_positive_int(n_features, "n_features", maximum=None)
+        indptr, indices, data = _core.esp_hashed_csr(self.labels, self.counts, self.offsets, n_features,
+                                                     effective_n_threads(n_jobs))
+        X = sp.csr_matrix((data, indices, indptr), shape=(len(self), n_features))
+        X.has_sorted_indices = True
+        X.has_canonical_format = True
         return X
 
     def __repr__(self):
@@ -170,7 +175,7 @@ class ESPVectorizer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         sketches = esp_sketches(X, self.n_jobs)
         if self.output == "sketch":
             return sketches
-        return sketches.to_csr(self.n_features).astype(check_dtype(self.dtype), copy=False)
+        return sketches.to_csr(self.n_features, self.n_jobs).astype(check_dtype(self.dtype), copy=False)
 
     @property
     def _n_features_out(self):

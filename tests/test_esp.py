@@ -173,3 +173,22 @@ def test_sklearn_api():
 def test_feature_names():
     v = ESPVectorizer(n_features=4).fit(["ACGT"])
     assert list(v.get_feature_names_out()) == [f"espvectorizer{i}" for i in range(4)]
+
+
+@pytest.mark.parametrize("n_features", [1, 7, 1000, 2**20, 2**20 + 7])
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_hashed_csr_matches_scipy_sum_duplicates(n_features, n_jobs):
+    """The parallel CSR assembly (sort and merge per row in the core) against
+    scipy's: columns label % n_features, equal columns summed, sorted."""
+    rng = np.random.default_rng(n_features)
+    X = ["".join(rng.choice(list("ACGT"), int(n))) for n in rng.integers(1, 300, 700)]
+    sketches = ESPVectorizer(output="sketch").fit(X).transform(X)
+    for S in (sketches, sketches[100:613]):  # a slice too (offsets rebased, views of the arrays)
+        columns = (S.labels % np.uint64(n_features)).astype(np.int64)
+        expected = sp.csr_matrix((S.counts.copy(), columns, S.offsets.copy()), shape=(len(S), n_features))
+        expected.sum_duplicates()
+        got = S.to_csr(n_features, n_jobs=n_jobs)
+        assert got.has_canonical_format and got.shape == expected.shape
+        np.testing.assert_array_equal(got.indptr, expected.indptr)
+        np.testing.assert_array_equal(got.indices, expected.indices)
+        np.testing.assert_array_equal(got.data, expected.data)

@@ -176,11 +176,41 @@ void test_cgk() {
     std::printf("CGK: mean Hamming / substitutions = %.2f\n", ratio_sum / count);
 }
 
+// esp_hashed_csr against a map per row: column label % n_features, counts
+// summed, columns ascending; at 1 and 3 threads, with and without merges.
+void test_hashed_csr() {
+    std::mt19937_64 rng(7);
+    std::vector<std::u32string> strings;
+    std::vector<pyd2ke::TextView> texts;
+    for (std::size_t i = 0; i < 600; ++i) strings.push_back(random_string(rng, 1 + rng() % 200, 4));
+    for (const auto& s : strings) texts.push_back(pyd2ke::TextView(std::u32string_view(s)));
+    const pyd2ke::EspSketches sk = pyd2ke::esp_sketch_batch(texts, 2);
+    for (std::uint64_t n_features : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{1024}, std::uint64_t{1000003}}) {
+        for (int threads : {1, 3}) {
+            const pyd2ke::HashedCsr csr = pyd2ke::esp_hashed_csr(sk.labels.data(), sk.counts.data(),
+                                                                 sk.offsets.data(), sk.size(), n_features, threads);
+            CHECK(csr.indptr.size() == sk.size() + 1 && csr.indptr[0] == 0);
+            for (std::size_t i = 0; i < sk.size(); ++i) {
+                std::map<std::int64_t, double> row;
+                for (std::int64_t k = sk.offsets[i]; k < sk.offsets[i + 1]; ++k)
+                    row[static_cast<std::int64_t>(sk.labels[k] % n_features)] += sk.counts[k];
+                CHECK(csr.indptr[i + 1] - csr.indptr[i] == static_cast<std::int64_t>(row.size()));
+                std::int64_t at = csr.indptr[i];
+                for (const auto& [column, count] : row) {
+                    CHECK(csr.indices[at] == column && csr.data[at] == count);
+                    ++at;
+                }
+            }
+        }
+    }
+}
+
 }  // namespace
 
 int main() {
     test_against_reference();
     test_properties();
     test_cgk();
+    test_hashed_csr();
     return test_verdict();
 }

@@ -20,6 +20,7 @@
 #include "../core/memory.hpp"
 #include "../core/parallel.hpp"
 #include "../core/text.hpp"
+#include "../detail/esp_csr_impl.hpp"
 #include "../detail/esp_impl.hpp"
 
 namespace pyd2ke {
@@ -143,6 +144,16 @@ void esp_l1_distances(const std::uint64_t* xl, const double* xc, const std::int6
                 out[i * ny + j] = static_cast<T>(esp_l1(xl + xo[i], xc + xo[i], static_cast<std::size_t>(xo[i + 1] - xo[i]),
                                                         yl + yo[j], yc + yo[j], static_cast<std::size_t>(yo[j + 1] - yo[j])));
     });
+}
+
+// Sketches as a CSR matrix with hashed columns (label l in column
+// l % n_features, equal columns of a row summed, columns ascending per row):
+// indptr (n + 1), indices, data. Parallel over strings.
+using HashedCsr = detail::HashedCsr;
+
+inline HashedCsr esp_hashed_csr(const std::uint64_t* labels, const double* counts, const std::int64_t* offsets,
+                                std::size_t n, std::uint64_t n_features, int n_threads = 1) {
+    return detail::esp_hashed_csr_impl(labels, counts, offsets, n, n_features, n_threads);
 }
 
 }  // namespace pyd2ke
