@@ -1,5 +1,7 @@
 """DTW: the pairwise path and every SIMD lane kernel against the reference DP."""
 
+import zlib
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -45,10 +47,14 @@ def test_long_pairs_match_cpp_reference(case):
 
 
 @pytest.mark.parametrize("simd", SIMD_LEVELS)
-@pytest.mark.parametrize("dtype, rtol", [(np.float64, 1e-12), (np.float32, 2e-5)])
+# float32 sums of O(1) costs round by about 1e-7 of their terms, whatever the
+# total: a distance near 0 (a random series close to a piece of the input)
+# keeps that absolute error, hence the atol.
+@pytest.mark.parametrize("dtype, rtol, atol", [(np.float64, 1e-12, 0.0), (np.float32, 2e-5, 1e-6)])
 @pytest.mark.parametrize("window", WINDOWS)
-def test_batch_kernels_match_reference(simd, dtype, rtol, window):
-    rng = np.random.default_rng(hash((simd, window)) % 2**32)
+def test_batch_kernels_match_reference(simd, dtype, rtol, atol, window):
+    # A seed from the case (crc32, not hash(): str hashes change from run to run).
+    rng = np.random.default_rng(zlib.crc32(repr((simd, window)).encode()))
     # Counts that straddle lane groups (4 registers of 2, 4, 8 or 16 lanes).
     for n_random, channels in [(1, 1), (7, 3), (16, 1), (17, 2), (33, 12), (65, 25)]:
         W = [series(rng, rng.integers(1, 13), channels) for _ in range(n_random)]
@@ -61,7 +67,7 @@ def test_batch_kernels_match_reference(simd, dtype, rtol, window):
         xo = np.r_[0, np.cumsum([len(x) for x in X])].astype(np.int64)
         out = np.empty((len(X), n_random))
         batch.distances_into(xv, xo, out, 2)
-        np.testing.assert_allclose(out, dtw_matrix(X, W, window), rtol=rtol)
+        np.testing.assert_allclose(out, dtw_matrix(X, W, window), rtol=rtol, atol=atol)
 
 
 @given(series_pairs(max_length=60))
