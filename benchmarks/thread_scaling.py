@@ -15,13 +15,12 @@ and touch an output of the same size is printed beside them.
 """
 
 import argparse
-import statistics
-import time
 
 import numpy as np
 
 import pyd2ke
 from pyd2ke.reports.data import random_documents, random_series, random_sets, random_strings, random_vectors
+from timing import median_time
 
 
 def _graphs(n, seed=0):
@@ -75,19 +74,9 @@ def set_threads(estimator, n):
     return estimator.set_params(n_jobs=n)
 
 
-def timed(function, repeats):
-    function()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
 def touch_seconds(shape, dtype, repeats):
     """Allocating and writing an output of this shape, the floor of a memory-bound transform."""
-    return timed(lambda: np.ones(shape, dtype=dtype), repeats)
+    return median_time(lambda: np.ones(shape, dtype=dtype), repeats)
 
 
 def main():
@@ -107,7 +96,7 @@ def main():
         if args.only and name not in args.only:
             continue
         estimator.fit(X[:200] if name != "density js" else X[:300])
-        seconds = [timed(lambda: set_threads(estimator, n).transform(X), args.repeats) for n in threads]
+        seconds = [median_time(lambda: set_threads(estimator, n).transform(X), args.repeats) for n in threads]
         speedups = [seconds[0] / t for t in seconds[1:]]
         n, S = threads[-1], speedups[-1] if speedups else 1.0
         serial = (n / S - 1) / (n - 1) if n > 1 else float("nan")

@@ -13,7 +13,7 @@ import pyd2ke
 from cases import ALL_CASES, as_dense
 from pyd2ke.datasets import load_statlog_dna
 
-pd = pytest.importorskip("pandas")
+pd = pytest.importorskip("pandas", reason="DataFrames come from pandas, in the test extra")
 
 # Every estimator whose input is a list of objects (not a matrix of vectors).
 OBJECT_CASES = {name: case for name, case in ALL_CASES.items() if isinstance(case[1](3), list)}
@@ -122,7 +122,7 @@ def test_categorical_node_labels_are_mapped_at_fit():
 
 
 def test_networkx_string_labels_are_read():
-    nx = pytest.importorskip("networkx")
+    nx = pytest.importorskip("networkx", reason="networkx graphs need the graphs extra (in the test extra)")
     X = _labelled_pairs(12, ["C", "N", "O"], seed=1)
     graphs = []
     for A, labels in X:
