@@ -129,6 +129,10 @@ def is_missing(item):
             or type(item).__name__ in ("NAType", "NaTType"))
 
 
+def _can_be_missing(kind):
+    return kind is type(None) or issubclass(kind, float) or kind.__name__ in ("NAType", "NaTType")
+
+
 def table_column(X, name):
     """A one-column table (pandas or polars DataFrame) as its column, so that
     its rows are the objects; several columns are refused, naming them.
@@ -163,6 +167,10 @@ def as_list(X, name, what, item="item"):
         raise TypeError(f"{name} must be a sequence of {what}, got {type(X).__name__}") from None
     if len(X) == 0:
         raise ValueError(f"{name} is empty: at least one {item} is required")
+    # One pass over the types at C speed; the Python loop runs only when a
+    # type that can be missing is there.
+    if not any(_can_be_missing(kind) for kind in set(map(type, X))):
+        return X
     for i, value in enumerate(X):
         if is_missing(value):
             label = f" (index label {labels[i]!r})" if labels is not None and len(labels) == len(X) else ""
