@@ -23,7 +23,7 @@ from sklearn.model_selection import train_test_split
 
 from pyd2ke import RandomStringEmbedding
 from pyd2ke.datasets import load_statlog_dna
-from pyd2ke.reports.reproduce import LinearSVM, cv_linear_svm
+from pyd2ke.reports.reproduce_runner import LinearSVM, cv_linear_svm
 
 R_DRAW, D_MAX, C_GRID = 4096, 200, [0.1, 1.0, 10.0, 100.0, 1000.0]
 

@@ -22,7 +22,9 @@ from sklearn.exceptions import ConvergenceWarning
 
 from pyd2ke import RandomStringEmbedding
 from pyd2ke.datasets import load_statlog_dna
-from pyd2ke.reports import reproduce
+from pyd2ke.reports.reproduce_protocol import FULL
+from pyd2ke.reports.reproduce_render import results_table
+from pyd2ke.reports.reproduce_runner import distance_rows
 
 PLANS = {"rf": ("rf", [400, 800], 4096), "rfd": ("rfd", [400, 800], 4096), "ss120": ("ss", [120], 4096),
          "bss120": ("bss", [120], 4096), "rfd8192": ("rfd", [200], 8192), "ss8192": ("ss", [60], 8192),
@@ -33,7 +35,7 @@ def main(names):
     warnings.simplefilter("ignore", ConvergenceWarning)
     dna = load_statlog_dna()
     data = (dna.X_train, dna.y_train, dna.X_test, dna.y_test)
-    grids = dict(reproduce.FULL, gamma_factors=[0.25, 1.0, 4.0, 16.0], C=[1.0, 10.0, 100.0])
+    grids = dict(FULL, gamma_factors=[0.25, 1.0, 4.0, 16.0], C=[1.0, 10.0, 100.0])
     for name in names:
         sampler, lengths, R = PLANS[name]
 
@@ -42,9 +44,9 @@ def main(names):
                                          random_state=0, n_jobs=2)
 
         t0 = time.perf_counter()
-        rows = reproduce.distance_rows("StatLog DNA", f"RSE (R={R}, {sampler})", make,
-                                       [{"max_length": m} for m in lengths], data, grids, R=R)
-        print(reproduce.markdown_table(rows), f"\n{name}: {time.perf_counter() - t0:.0f} s", flush=True)
+        rows = distance_rows("StatLog DNA", f"RSE (R={R}, {sampler})", make,
+                             [{"max_length": m} for m in lengths], data, grids, R=R)
+        print(results_table(rows), f"\n{name}: {time.perf_counter() - t0:.0f} s", flush=True)
 
 
 if __name__ == "__main__":

@@ -10,20 +10,22 @@ range). Prints the rows and their R sweeps as Markdown.
 import time
 
 from pyd2ke.datasets import load_digits_chaincode, load_statlog_dna
-from pyd2ke.reports import reproduce
+from pyd2ke.reports.reproduce_protocol import FULL
+from pyd2ke.reports.reproduce_render import results_table, sweep_table
+from pyd2ke.reports.reproduce_runner import _split, string_plan, task_timeseries
 
 
 def main(n_jobs=2):
-    grids, rows = reproduce.FULL, []
+    grids, rows = FULL, []
     start = time.perf_counter()
     for load, name in ((load_statlog_dna, "StatLog DNA"), (load_digits_chaincode, "digit chain codes")):
         d = load()
-        data = reproduce._split(d.X_train, d.y_train, d.X_test, d.y_test, grids)
-        rows += dict(reproduce.string_plan(name, data, grids, n_jobs))["RSE bss"]()
-    rows += dict(reproduce.task_timeseries(grids, n_jobs))["RWS"]()
-    print(reproduce.markdown_table(rows))
+        data = _split(d.X_train, d.y_train, d.X_test, d.y_test, grids)
+        rows += dict(string_plan(name, data, grids, n_jobs))["RSE bss"]()
+    rows += dict(task_timeseries(grids, n_jobs))["RWS"]()
+    print(results_table(rows))
     print()
-    print(reproduce.sweep_table(rows))
+    print(sweep_table(rows))
     print(f"\nwall time {time.perf_counter() - start:.0f} s, n_jobs={n_jobs}")
 
 

@@ -80,8 +80,9 @@ public:
         f_.cos_sin(p, rows, o, n_threads);
     }
 
+    // Returns whether every feature is finite.
     template <class Index, class T>
-    void sparse_into(CArray<Index> ids, CArray<double> values, Offsets indptr, CArray<T> out, int n_threads) const {
+    bool sparse_into(CArray<Index> ids, CArray<double> values, Offsets indptr, CArray<T> out, int n_threads) const {
         const std::size_t rows = out_rows(out, f_.n_components(), "n_components");
         if (ids.ndim() != 1 || values.ndim() != 1 || ids.shape(0) != values.shape(0) || indptr.ndim() != 1 ||
             static_cast<std::size_t>(indptr.shape(0)) != rows + 1 || indptr.data()[0] != 0 ||
@@ -94,7 +95,7 @@ public:
         const std::int64_t* ip = indptr.data();
         T* o = out.mutable_data();
         InterruptibleRelease release;
-        f_.transform_sparse(id, v, ip, rows, o, n_threads);
+        return f_.transform_sparse(id, v, ip, rows, o, n_threads);
     }
 
 private:

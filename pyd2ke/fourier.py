@@ -166,13 +166,16 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         n = len(X) if kind == "sketch" else X.shape[0]
         out = np.empty((n, self.n_components), dtype=check_dtype(self.dtype))
         if kind == "sketch":
-            engine.sparse_into(X.labels, X.counts, X.offsets, out, n_threads)
+            finite = engine.sparse_into(X.labels, X.counts, X.offsets, out, n_threads)
         elif kind == "sparse":
             indices = X.indices if X.indices.dtype in (np.int32, np.int64) else X.indices.astype(np.int64)
-            engine.sparse_into(indices, X.data, X.indptr.astype(np.int64), out, n_threads)
+            finite = engine.sparse_into(indices, X.data, X.indptr.astype(np.int64), out, n_threads)
         else:
             self._dense(engine, X, out, n_threads)
-        return check_finite_output(out)
+            finite = False  # not checked on the way: check below
+        # The core checks the sparse paths as it goes; only a failure (or the
+        # dense path) pays for a pass over the output that names the row.
+        return out if finite else check_finite_output(out)
 
     def _dense(self, engine, X, out, n_threads):
         # Fixed row chunks, each a single-threaded BLAS product followed by

@@ -24,6 +24,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
+from ._running_scaler import RunningStandardScaler
 from ._validation import check_positive_int, check_real
 
 # Copies of one piece's features alive at once: the transformer's output and
@@ -170,7 +171,7 @@ def learn_pieces(transformer, learner, feature_pieces, rows, settings, *, valida
     feature_pieces(epoch, pool) yields (job, labels) per piece, ``job.result()``
     being the piece's features; it may use pool (one worker thread) to compute
     the next piece while the learner consumes the current one."""
-    scaler = StandardScaler() if scale else None
+    scaler = _PieceScaler() if scale else None
     report = StreamedFitReport(rows)
     Z_valid, best, since_best = None, -np.inf, 0
     with ThreadPoolExecutor(max_workers=1) as pool:
@@ -202,8 +203,8 @@ def learn_pieces(transformer, learner, feature_pieces, rows, settings, *, valida
                 report.stopped_early = True
                 break
     report.seconds = time.perf_counter() - t0
-    model = Pipeline([("features", transformer), ("scaler", scaler if scaler is not None else "passthrough"),
-                      ("learner", learner)])
+    model = Pipeline([("features", transformer),
+                      ("scaler", scaler.fitted() if scaler is not None else "passthrough"), ("learner", learner)])
     model.streamed_fit_report_ = report
     return model
 
@@ -213,12 +214,39 @@ def _chain(*iterables):
         yield from iterable
 
 
+class _PieceScaler:
+    """Running standardisation: RunningStandardScaler for dense features,
+    scikit-learn's StandardScaler (partial_fit) for anything else."""
+
+    def __init__(self):
+        self._scaler = None
+
+    def partial_fit(self, Z):
+        if self._scaler is None:
+            self._scaler = RunningStandardScaler() if RunningStandardScaler.takes(Z) else StandardScaler()
+        if isinstance(self._scaler, RunningStandardScaler):
+            self._scaler.update(Z)
+        else:
+            self._scaler.partial_fit(Z)
+
+    def transform(self, Z, reuse=False):
+        if isinstance(self._scaler, RunningStandardScaler):
+            return self._scaler.transform(Z, reuse=reuse)
+        return self._scaler.transform(Z)
+
+    def fitted(self):
+        """The statistics as a fitted StandardScaler (for the returned Pipeline)."""
+        if isinstance(self._scaler, RunningStandardScaler):
+            return self._scaler.to_standard_scaler()
+        return self._scaler if self._scaler is not None else StandardScaler()
+
+
 def _learn(job, y, learner, scaler, epoch, fit_kwargs):
     Z = job.result()
     if scaler is not None:
         if epoch == 0:  # running statistics in the first pass, fixed after it
             scaler.partial_fit(Z)
-        Z = scaler.transform(Z)
+        Z = scaler.transform(Z, reuse=True)  # partial_fit is done with it before the next piece
     learner.partial_fit(Z, y, **fit_kwargs)
 
 

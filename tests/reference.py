@@ -95,5 +95,9 @@ def fourier_weight(kernel, bandwidth, seed, j, k):
     u = ((hash_pair(seed, j, k) >> 12) + 0.5) * 2.0**-52
     assert 0 < u < 1
     if kernel == "laplacian":
-        return np.tan(np.pi * (u - 0.5)) / bandwidth
+        # tan(pi (u - 1/2)) = -+cot(pi a), a = 1/2 - |u - 1/2| (exact): the
+        # argument of tan is then never rounded next to a pole.
+        a = 0.5 - abs(u - 0.5)
+        w = 1.0 / np.tan(np.pi * a) if a <= 0.25 else np.tan(np.pi * (0.5 - a))
+        return (w if u > 0.5 else -w) / bandwidth
     return np.sqrt(2 * bandwidth) * ndtri(u)

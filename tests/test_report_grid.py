@@ -8,7 +8,8 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from pyd2ke.reports.baselines import distance_substitution_svc, knn_baseline
 from pyd2ke.reports.grid import Axis, best_value, grow
-from pyd2ke.reports.reproduce import FULL, cv_linear_svm
+from pyd2ke.reports.reproduce_protocol import FULL, QUICK
+from pyd2ke.reports.reproduce_runner import cv_linear_svm, note_growth
 
 
 def test_axis_steps_within_its_range():
@@ -108,13 +109,10 @@ def test_distance_substitution_svc_reports_the_grids_it_searched():
 
 def test_full_grids_grow_and_quick_grids_do_not():
     assert set(FULL["axes"]) >= {"C", "gamma factor", "random length", "k"}
-    from pyd2ke.reports.reproduce import QUICK
     assert QUICK["axes"] == {}
 
 
 def test_note_growth_names_the_grids_that_grew():
-    from pyd2ke.reports.reproduce import note_growth
-
     row = {"chosen": "C=10"}
     note_growth(row, {"C": [0.1, 1.0, 10.0], "k": [1, 3], "R": [32]}, {"C": [0.1, 1.0, 10.0, 100.0], "k": [1, 3],
                                                                       "R": [32]})

@@ -20,8 +20,11 @@ from pyd2ke.reports.progress import Progress
 from pyd2ke.reports.provenance import header_lines
 from pyd2ke.reports import reproduce
 from pyd2ke.reports.peers import BagOfVisualWords, PositionOneHot, equal_lengths, kmer_spectrum
-from pyd2ke.reports.reproduce import COLUMNS, LinearSVM, cv_linear_svm, edge_warnings
-from pyd2ke.reports.scaling import METHODS, loglog_slope, markdown_table, measure, plot, random_strings, sweeps
+from pyd2ke.reports.reproduce_protocol import QUICK
+from pyd2ke.reports.reproduce_render import COLUMNS, results_table
+from pyd2ke.reports.reproduce_runner import LinearSVM, cv_linear_svm, edge_warnings
+from pyd2ke.reports.scaling import METHODS, loglog_slope, measure, plot, random_strings, slopes_table, sweeps
+from pyd2ke.reports.tables import cell, markdown_table
 
 
 def test_reproduce_quick_one_task_writes_table(tmp_path, capsys):
@@ -46,10 +49,10 @@ def test_reproduce_quick_one_task_writes_table(tmp_path, capsys):
 
 def test_reproduce_quick_strings_has_every_variant_and_baseline(tmp_path, monkeypatch):
     # The quick grids, shrunk further so that the whole strings task runs in seconds.
-    for key, value in {"max_train": 90, "max_test": 60, "R": {**reproduce.QUICK["R"], "strings": 32},
+    for key, value in {"max_train": 90, "max_test": 60, "R": {**QUICK["R"], "strings": 32},
                        "rsm_R": [16, 32], "rf_lengths": [10], "sfm_search_D": 32, "sfm_D": 64,
                        "sweep": [8, 32], "kmer_k": [2, 3]}.items():
-        monkeypatch.setitem(reproduce.QUICK, key, value)
+        monkeypatch.setitem(QUICK, key, value)
     rows = reproduce.run(["strings"], quick=True, n_jobs=1, out=tmp_path, stream=io.StringIO())
     text = (tmp_path / "results.md").read_text()
     dna = [r["method"] for r in rows if r["dataset"] == "StatLog DNA" and r["kind"] != "warning"]
@@ -89,8 +92,14 @@ def test_edge_warning_fires_at_the_ends_of_a_grid_only():
     assert rows[0]["method"] == "WARNING: method" and rows[0]["kind"] == "warning"
     assert "C=10, the highest value" in rows[0]["note"]
     assert "gamma factor=0.25, the lowest" in edge_warnings("d", "m", {"gamma factor": 0.25}, grids)[0]["note"]
-    table = reproduce.markdown_table(rows)
+    table = results_table(rows)
     assert "| data | WARNING: method |  |" in table
+
+
+def test_every_report_table_comes_from_one_renderer():
+    assert markdown_table(["a", "b"], [["x", cell(0.5, ".2f")], [1, cell(None, ".2f", missing="-")]]) == (
+        "| a | b |\n|---|---|\n| x | 0.50 |\n| 1 | - |")
+    assert markdown_table(COLUMNS, []) == results_table([])
 
 
 def test_linear_svm_through_its_kernel_matrix_separates_linear_classes():
@@ -230,7 +239,7 @@ def test_scaling_measure_table_and_plot(tmp_path):
     assert len(times) == 2 and all(t > 0 for t in times)
     rows = [{"method": "RSE", "sweep": sweep, "fixed": "L=16", "sizes": [1000, 10000, 100000],
              "times": [0.05, 0.5, 5.0], "slope": 1.0, "upper_slope": 1.0} for sweep in ("N", "L")]
-    table = markdown_table(rows)
+    table = slopes_table(rows)
     assert "| RSE | N | L=16 | 1000, 10000, 100000 | 0.05, 0.5, 5 | 1.000 | 1.000 |" in table
     pytest.importorskip("matplotlib")
     plot(rows, "N", tmp_path / "scaling_N.png")

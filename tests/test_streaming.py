@@ -45,10 +45,44 @@ def test_streamed_fit_is_the_hand_written_loop(dna):
                 if epoch == 0:
                     scaler.partial_fit(Z)
                 learner.partial_fit(scaler.transform(Z), y[a:b], classes=classes)
-    np.testing.assert_array_equal(model[-1].coef_, learner.coef_)
+    # The streamed fit's own running scaler (RunningStandardScaler) sums in
+    # another order than StandardScaler: equal up to rounding.
+    for attribute in ("mean_", "var_", "scale_"):
+        np.testing.assert_allclose(getattr(model["scaler"], attribute), getattr(scaler, attribute), rtol=1e-12,
+                                   atol=1e-30, err_msg=attribute)
+    assert model["scaler"].n_samples_seen_ == scaler.n_samples_seen_ == 900
+    np.testing.assert_allclose(model[-1].coef_, learner.coef_, rtol=1e-9, atol=1e-9)
     np.testing.assert_array_equal(model.predict(dna.X_test), learner.predict(scaler.transform(rse.transform(dna.X_test))))
     again = pickle.loads(pickle.dumps(model))
     np.testing.assert_array_equal(again.predict(dna.X_test[:50]), model.predict(dna.X_test[:50]))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_running_scaler_is_standard_scaler_partial_fit(dtype):
+    """Pieces of uneven sizes (one of a single row), a constant column, a
+    column with a large mean and a tiny spread: the statistics and the
+    standardised pieces of StandardScaler.partial_fit, to rounding."""
+    from pyd2ke._running_scaler import RunningStandardScaler
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(301, 6)).astype(dtype)
+    X[:, 2] = 3.0
+    if dtype == np.float64:  # in float32 such a column is a few distinct values
+        X[:, 4] = 1e4 + rng.normal(size=301) * 1e-3
+    running, reference = RunningStandardScaler(), StandardScaler()
+    for a, b in [(0, 1), (1, 40), (40, 41), (41, 300), (300, 301)]:
+        running.update(X[a:b])
+        reference.partial_fit(X[a:b])
+        Z = running.transform(X[a:b])
+        assert Z.dtype == dtype and Z.flags.c_contiguous
+        # Column 4's mean is known to 1e-12 of 1e4, its spread is 1e-3: 1e-5 of it.
+        np.testing.assert_allclose(Z, reference.transform(X[a:b]), rtol=1e-5, atol=1e-5)
+    fitted = running.to_standard_scaler()
+    np.testing.assert_allclose(fitted.mean_, reference.mean_, rtol=1e-12)
+    np.testing.assert_allclose(fitted.var_, reference.var_, rtol=1e-6, atol=1e-18)
+    assert fitted.scale_[2] == reference.scale_[2] == 1.0
+    assert fitted.n_samples_seen_ == reference.n_samples_seen_ == 301
+    np.testing.assert_allclose(fitted.transform(X), reference.transform(X), rtol=1e-5, atol=1e-5)
 
 
 def test_streamed_fit_matches_the_in_memory_pipeline(dna):

@@ -22,12 +22,24 @@ namespace {
 
 using pyd2ke::FourierKernel;
 
+// tan(pi (u - 1/2)) in long double with the argument reduced exactly
+// (u = 1/2 + v: tan(pi v) = -+cot(pi a), a = 1/2 - |v|, and 1/2 - a is
+// exact): std::tan(M_PI * (u - 0.5)) itself is off by up to 5e-11 relative
+// next to the poles, where M_PI * (u - 0.5) rounds.
+double exact_cauchy(double u) {
+    const double v = u - 0.5, a = 0.5 - std::fabs(v);
+    const long double pi = 3.141592653589793238462643383279502884L;
+    const long double t = std::tan(pi * static_cast<long double>(a <= 0.25 ? a : 0.5 - a));
+    const long double w = a <= 0.25 ? 1.0L / t : t;
+    return static_cast<double>(v < 0 ? -w : w);
+}
+
 // w[j, k] straight from the definition.
 double ref_weight(FourierKernel kernel, double bandwidth, std::uint64_t seed, std::uint64_t j, std::size_t k) {
     const std::uint64_t key = pyd2ke::detail::coordinate_key(seed, j);
     const double u = pyd2ke::detail::open_unit(pyd2ke::detail::counter_hash(key, k));
     CHECK(u > 0 && u < 1);
-    if (kernel == FourierKernel::laplacian) return std::tan(M_PI * (u - 0.5)) / bandwidth;
+    if (kernel == FourierKernel::laplacian) return exact_cauchy(u) / bandwidth;
     const double g = pyd2ke::detail::inverse_normal(u);
     // Acklam's relative error is below 1.2e-9: compare with one Newton step on Phi(x) = u.
     const double phi = 0.5 * std::erfc(-g / std::sqrt(2.0));
@@ -167,7 +179,8 @@ void test_blocks() {
     std::mt19937_64 rng(21);
     for (FourierKernel kernel : {FourierKernel::laplacian, FourierKernel::rbf}) {
         const double bw = kernel == FourierKernel::laplacian ? 1.5 : 0.05;
-        for (std::size_t D : {2, 6, 8, 18, 130, 1024}) {
+        // 330: tiles of components (kTileComponents) and a last one that is not a multiple of any lane count.
+        for (std::size_t D : {2, 6, 8, 18, 130, 330, 1024}) {
             for (std::size_t rows : {1, 2, 9, 40}) {
                 struct {
                     std::uint64_t id(std::mt19937_64& g) const { return g() % 3 ? g() % 25 : g(); }
@@ -178,14 +191,14 @@ void test_blocks() {
                 const std::vector<std::uint64_t>& ids = m.ids;
                 const std::vector<double>& vals = m.vals;
                 const std::vector<double> ref =
-                    D <= 130 ? reference_features(kernel, bw, 99, D, ids, vals, indptr) : std::vector<double>{};
+                    D <= 400 ? reference_features(kernel, bw, 99, D, ids, vals, indptr) : std::vector<double>{};
                 for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
                     const pyd2ke::HashedRandomFourier f(kernel, bw, D, 99, level);
                     std::vector<double> one(rows * D);
                     std::vector<float> one_f(rows * D);
                     f.transform_sparse(ids.data(), vals.data(), indptr.data(), rows, one.data(), 1, 1);
                     f.transform_sparse(ids.data(), vals.data(), indptr.data(), rows, one_f.data(), 1, 1);
-                    if (D <= 130)
+                    if (D <= 400)
                         for (std::size_t q = 0; q < one.size(); ++q) CHECK(std::fabs(one[q] - ref[q]) <= 1e-7);
                     for (std::size_t block_rows : {2, 3, 0}) {
                         for (int threads : {1, 2}) {
@@ -213,6 +226,54 @@ void test_blocks() {
     f.transform_sparse(ids.data(), vals.data(), indptr.data(), 4, one.data(), 1, 1);
     f.transform_sparse(ids.data(), vals.data(), indptr.data(), 4, automatic.data(), 2);
     CHECK(std::memcmp(one.data(), automatic.data(), one.size() * sizeof(double)) == 0);
+}
+
+// The Cauchy weights of every level against exact_cauchy, at hashed draws
+// and at both tails and the centre: a few ulps.
+void test_cauchy_precision() {
+    std::vector<double> us;
+    for (int e = 1; e <= 52; ++e) {
+        us.push_back(std::ldexp(1.0, -e) + 0x1p-53);   // near 0
+        us.push_back(1.0 - std::ldexp(1.0, -e));       // near 1
+        us.push_back(0.5 + std::ldexp(1.0, -e - 1));    // just above 1/2
+        us.push_back(0.5 - std::ldexp(1.0, -e - 1));    // just below
+    }
+    for (double u : {0.25, 0.75, 0.25 + 0x1p-40, 0.75 - 0x1p-40}) us.push_back(u);
+    double worst_portable = 0;
+    for (double u : us) {
+        const double e = exact_cauchy(u), w = pyd2ke::detail::unit_cauchy(u);
+        worst_portable = std::max(worst_portable, std::fabs(w - e) / std::fabs(e));
+    }
+    std::printf("Cauchy weights: portable max relative error %.3g at the edges\n", worst_portable);
+    CHECK(worst_portable <= 4 * 0x1p-52);
+    // The vector kernels on hashed draws: weights() against the exact value.
+    for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
+        const pyd2ke::HashedRandomFourier f(FourierKernel::laplacian, 1.0, 2 * 4096, 11, level);
+        std::vector<double> W(8 * 4096);
+        f.weights(0, 8, W.data());
+        double worst = 0;
+        for (std::size_t j = 0; j < 8; ++j)
+            for (std::size_t k = 0; k < 4096; ++k) {
+                const std::uint64_t key = pyd2ke::detail::coordinate_key(11, j);
+                const double e = exact_cauchy(pyd2ke::detail::open_unit(pyd2ke::detail::counter_hash(key, k)));
+                worst = std::max(worst, std::fabs(W[j * 4096 + k] - e) / std::fabs(e));
+            }
+        std::printf("Cauchy weights, %s: max relative error %.3g\n", pyd2ke::simd_level_name(level), worst);
+        CHECK(worst <= 4 * 0x1p-52);
+    }
+}
+
+// transform_sparse says whether every feature is finite: projections of
+// huge values overflow, and cos/sin of infinity is NaN.
+void test_finite_flag() {
+    const std::vector<std::int64_t> indptr{0, 2, 3};
+    const std::vector<std::uint64_t> ids{1, 2, 3};
+    for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
+        const pyd2ke::HashedRandomFourier f(FourierKernel::laplacian, 1.0, 300, 3, level);
+        std::vector<double> z(2 * 300);
+        CHECK(f.transform_sparse(ids.data(), std::vector<double>{1.0, 2.0, 3.0}.data(), indptr.data(), 2, z.data(), 2));
+        CHECK(!f.transform_sparse(ids.data(), std::vector<double>{1.0, 2.0, 1e308}.data(), indptr.data(), 2, z.data(), 2));
+    }
 }
 
 void test_approximation() {
@@ -265,6 +326,8 @@ int main() {
     test_sincos();
     test_levels();
     test_blocks();
+    test_cauchy_precision();
+    test_finite_flag();
     test_approximation();
     test_errors();
     return test_verdict();

@@ -51,6 +51,7 @@ from pyd2ke.datasets import load_bbc_news, load_digits_chaincode, load_digits_si
 from .peers import BagOfVisualWords
 from .progress import Progress
 from .provenance import header_lines, publish
+from .tables import cell, markdown_table
 from .timeseries_panel import DATASETS as AEON_DATASETS
 from .timeseries_panel import _subsample, have_aeon, load_aeon, minirocket_compile_seconds, minirocket_result
 
@@ -258,12 +259,8 @@ TASKS = {"strings": string_rows, "timeseries": timeseries_rows, "documents": doc
 
 
 def _f(value, spec=".3f"):
-    return "—" if value is None or (isinstance(value, float) and np.isnan(value)) else format(value, spec)
-
-
-def markdown_table(header, lines):
-    return "\n".join(["| " + " | ".join(header) + " |", "|" + "---|" * len(header),
-                      *("| " + " | ".join(cells) + " |" for cells in lines)])
+    """A dash where there is no number: no peer on the dataset (NaN) or no value."""
+    return cell(None if isinstance(value, float) and np.isnan(value) else value, spec, missing="—")
 
 
 def main_table(rows):

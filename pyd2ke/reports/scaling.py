@@ -30,6 +30,7 @@ from pyd2ke import (RandomMaclaurin, RandomSetEmbedding, RandomStringEmbedding, 
 from .data import random_documents, random_series, random_sets, random_strings, random_vectors
 from .progress import Progress
 from .provenance import header_lines
+from .tables import cell, markdown_table
 
 
 def _models():
@@ -129,15 +130,15 @@ def run(methods, quick=False, n_jobs=1):
     return rows
 
 
-def markdown_table(rows):
-    lines = ["| method | sweep | other size fixed | sizes | transform s | log-log slope | slope without the smallest |",
-             "|---|---|---|---|---|---|---|"]
-    for r in rows:
-        sizes = ", ".join(f"{s:g}" for s in r["sizes"])
-        times = ", ".join(f"{t:.3g}" for t in r["times"])
-        upper = "" if r["upper_slope"] is None else f"{r['upper_slope']:.3f}"
-        lines.append(f"| {r['method']} | {r['sweep']} | {r['fixed']} | {sizes} | {times} | {r['slope']:.3f} | {upper} |")
-    return "\n".join(lines)
+COLUMNS = ["method", "sweep", "other size fixed", "sizes", "transform s", "log-log slope",
+           "slope without the smallest"]
+
+
+def slopes_table(rows):
+    """One line per sweep: its sizes, the times measured and their log-log slopes."""
+    return markdown_table(COLUMNS, [[r["method"], r["sweep"], r["fixed"], ", ".join(f"{s:g}" for s in r["sizes"]),
+                                     ", ".join(f"{t:.3g}" for t in r["times"]), cell(r["slope"], ".3f"),
+                                     cell(r["upper_slope"], ".3f")] for r in rows])
 
 
 def plot(rows, sweep, path):
@@ -183,7 +184,7 @@ def main(args, argv):
         f"n_jobs={args.n_jobs}; transform time only (median of {ROUNDS} interleaved rounds); one model per sweep, "
         "fitted on 50 objects of its first size (refitted at each size where noted)",
         "",
-        markdown_table(rows),
+        slopes_table(rows),
         "",
     ])
     print(report)

@@ -57,6 +57,7 @@ from .baselines import nearest_neighbour_accuracy
 from .grid import Axis, grow
 from .progress import Progress
 from .provenance import header_lines, publish, versions
+from .tables import cell, markdown_table
 from .timing import timed
 
 # The classification problems aeon ships in its package data (aeon 1.x).
@@ -236,21 +237,18 @@ def dataset_row(name, parts, grids, n_jobs, minirocket=True):
     return row
 
 
-def _f(value, spec):
-    return "" if value is None else format(value, spec)
-
-
-def markdown_table(rows):
-    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+def panel_table(rows):
+    """The panel's table: one line per dataset, its columns COLUMNS."""
+    lines = []
     for r in rows:
         mr = r["minirocket"] or {}
-        cells = [r["dataset"], r["shape"], _f(r["start"]["accuracy"], ".3f"), _f(r["final"]["accuracy"], ".3f"),
-                 _f(r["dtw"]["accuracy"], ".3f"), _f(mr.get("accuracy"), ".3f") or "aeon not installed",
-                 r["final"]["chosen"], _f(r["final"]["fit"], ".2f"), _f(r["final"]["predict"], ".2f"),
-                 _f(r["final"]["search"], ".1f"), _f(r["dtw"]["seconds"], ".2f"), _f(mr.get("fit"), ".2f"),
-                 _f(mr.get("predict"), ".2f")]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+        lines.append([r["dataset"], r["shape"], cell(r["start"]["accuracy"], ".3f"),
+                      cell(r["final"]["accuracy"], ".3f"), cell(r["dtw"]["accuracy"], ".3f"),
+                      cell(mr.get("accuracy"), ".3f", missing="aeon not installed"), r["final"]["chosen"],
+                      cell(r["final"]["fit"], ".2f"), cell(r["final"]["predict"], ".2f"),
+                      cell(r["final"]["search"], ".1f"), cell(r["dtw"]["seconds"], ".2f"), cell(mr.get("fit"), ".2f"),
+                      cell(mr.get("predict"), ".2f")])
+    return markdown_table(COLUMNS, lines)
 
 
 def summary_lines(rows):
@@ -314,7 +312,7 @@ def run(datasets=None, quick=False, n_jobs=1, out=None, argv=None, stream=None, 
          f"RWS final grid: {grids.get('final_grid', FINAL_GRID)} (float32"
          f"{'; max_length doubles past an end CV picks, up to the longest series' if grids['grow_lengths'] else ''})"),
         "",
-        markdown_table(rows),
+        panel_table(rows),
         "",
         *summary_lines(rows),
         "",

@@ -27,7 +27,7 @@ inline SimdLevel detect_simd_level() {
 #if PYD2KE_X86_DISPATCH
     static const SimdLevel level = [] {
         __builtin_cpu_init();
-        if (__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512f"))
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq"))
             return SimdLevel::avx512;
         if (__builtin_cpu_supports("avx2")) return SimdLevel::avx2;
         return SimdLevel::sse2;  // baseline of every x86-64 CPU

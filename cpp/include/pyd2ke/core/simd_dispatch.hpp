@@ -165,7 +165,7 @@ namespace simd_avx2 {
 }  // namespace pyd2ke
 PYD2KE_END_TARGET
 
-PYD2KE_BEGIN_TARGET("avx512f,avx512bw,fma")
+PYD2KE_BEGIN_TARGET("avx512f,avx512bw,avx512dq,fma")
 namespace pyd2ke {
 namespace detail {
 namespace simd_avx512 {

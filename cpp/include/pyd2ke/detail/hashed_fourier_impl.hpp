@@ -72,12 +72,38 @@ inline double inverse_normal(double u) {
     return inverse_normal_centre(u);
 }
 
-// Standard Cauchy deviate tan(pi (u - 1/2)), written as +-cot(pi a) with
-// a = 1/2 - |u - 1/2| in (0, 1/2] so that both tails keep full relative precision.
+// tan(x) = num / den for 0 <= x <= pi/4: Cephes' rational approximation,
+// x + x z P(z) / Q(z) with z = x^2, as one fraction so that a caller wanting
+// cot(x) divides the other way round (one division either way).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"  // also instantiated on vector types, always inlined
+#endif
+template <class V>
+PYD2KE_ALWAYS_INLINE void tan_fraction(V x, V& num, V& den) {
+    const V z = x * x;
+    const V p = (-1.30936939181383777646e4 * z + 1.15351664838587416140e6) * z - 1.79565251976484877988e7;
+    den = (((z + 1.36812963470692954678e4) * z - 1.32089234440210967447e6) * z + 2.50083801823357915839e7) * z -
+          5.38695755929454629881e7;
+    num = x * den + x * z * p;
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+// Standard Cauchy deviate tan(pi (u - 1/2)) = -+cot(pi a) with a = 1/2 -
+// |u - 1/2| in (0, 1/2], exact in floating point. cot(pi a) is 1/tan(pi a)
+// below a = 1/4 and tan(pi (1/2 - a)) above (1/2 - a is exact there): the
+// argument of tan stays in [0, pi/4] and is never rounded next to the pole,
+// so both tails keep full relative precision (cos(pi a) / sin(pi a) lost
+// up to 5e-11 of it near u = 1/2, where pi a rounds next to pi/2).
 inline double unit_cauchy(double u) {
     const double v = u - 0.5;
     const double a = 0.5 - std::fabs(v);
-    const double w = std::cos(kPi * a) / std::sin(kPi * a);
+    const bool near_pole = a <= 0.25;
+    double num, den;
+    tan_fraction((near_pole ? a : 0.5 - a) * kPi, num, den);
+    const double w = near_pole ? den / num : num / den;
     return v < 0 ? -w : w;
 }
 
@@ -89,17 +115,17 @@ inline double unit_weight(double u) {
         return inverse_normal(u);
 }
 
-// s[k] += coef * w[k] for k < half: one coordinate's term of the projections.
-inline void add_weights_portable(const double* w, double coef, std::size_t half, double* s) {
-    for (std::size_t k = 0; k < half; ++k) s[k] += coef * w[k];
+// s[k] += coef * w[k] for k < n: one coordinate's term of the projections.
+inline void add_weights_portable(const double* w, double coef, std::size_t n, double* s) {
+    for (std::size_t k = 0; k < n; ++k) s[k] += coef * w[k];
 }
 
-// out[k] = scale * cos(p[k]), out[half + k] = scale * sin(p[k]).
+// out_cos[k] = scale * cos(p[k]), out_sin[k] = scale * sin(p[k]) for k < n.
 template <class T>
-inline void cos_sin_portable(const double* p, std::size_t half, double scale, T* out) {
-    for (std::size_t k = 0; k < half; ++k) {
-        out[k] = static_cast<T>(scale * std::cos(p[k]));
-        out[half + k] = static_cast<T>(scale * std::sin(p[k]));
+inline void cos_sin_portable(const double* p, std::size_t n, double scale, T* out_cos, T* out_sin) {
+    for (std::size_t k = 0; k < n; ++k) {
+        out_cos[k] = static_cast<T>(scale * std::cos(p[k]));
+        out_sin[k] = static_cast<T>(scale * std::sin(p[k]));
     }
 }
 
@@ -108,14 +134,15 @@ inline void cos_sin_portable(const double* p, std::size_t half, double scale, T*
 template <FourierKernel K, class T>
 struct FourierKernels {
     void (*add_weights)(const double*, double, std::size_t, double*);
-    void (*weight_row)(std::uint64_t, double, std::size_t, double*);
-    void (*cos_sin)(const double*, std::size_t, double, T*);
+    // w[k - first] = scale * w_k for first <= k < first + count.
+    void (*weight_row)(std::uint64_t key, double scale, std::size_t first, std::size_t count, double* w);
+    void (*cos_sin)(const double*, std::size_t, double, T*, T*);
     std::size_t lanes;
 };
 
 template <FourierKernel K>
-inline void portable_weight_row(std::uint64_t key, double scale, std::size_t half, double* w) {
-    for (std::size_t k = 0; k < half; ++k) w[k] = scale * unit_weight<K>(open_unit(counter_hash(key, k)));
+inline void portable_weight_row(std::uint64_t key, double scale, std::size_t first, std::size_t count, double* w) {
+    for (std::size_t k = 0; k < count; ++k) w[k] = scale * unit_weight<K>(open_unit(counter_hash(key, first + k)));
 }
 
 }  // namespace detail

@@ -78,12 +78,15 @@ struct FourierVec {
     template <FourierKernel K>
     static PYD2KE_ALWAYS_INLINE V weights(V u) {
         if constexpr (K == FourierKernel::laplacian) {
+            // unit_cauchy of the impl header, lane by lane.
             const V v = u - 0.5;
             const I neg = v < 0.0;
             const V a = 0.5 - (neg ? -v : v);
-            V s, c;
-            sincos(a * kPi, s, c);
-            const V w = c / s;
+            const I near_pole = a <= 0.25;
+            const V x = (near_pole ? a : 0.5 - a) * kPi;
+            V num, den;
+            tan_fraction(x, num, den);
+            const V w = near_pole ? den / num : num / den;
             return neg ? -w : w;
         } else {
             V w = inverse_normal_centre(u);
@@ -94,40 +97,45 @@ struct FourierVec {
         }
     }
 
-    // s[k] += coef * w[k]: one coordinate's term of the projections (half a
+    // s[k] += coef * w[k]: one coordinate's term of the projections (n a
     // multiple of lanes: callers pad their buffers).
-    static PYD2KE_ALWAYS_INLINE void add_weights(const double* w, double coef, std::size_t half, double* s) {
-        for (std::size_t k = 0; k < half; k += lanes) store(s + k, load(s + k) + coef * load(w + k));
+    static PYD2KE_ALWAYS_INLINE void add_weights(const double* w, double coef, std::size_t n, double* s) {
+        for (std::size_t k = 0; k < n; k += lanes) store(s + k, load(s + k) + coef * load(w + k));
     }
 
+    // w[k - first] = scale * w_k for first <= k < first + count (first a
+    // multiple of lanes).
     template <FourierKernel K>
-    static PYD2KE_ALWAYS_INLINE void weight_row(std::uint64_t key, double scale, std::size_t half, double* w) {
+    static PYD2KE_ALWAYS_INLINE void weight_row(std::uint64_t key, double scale, std::size_t first, std::size_t count,
+                                                double* w) {
         std::size_t k = 0;
-        for (; k + lanes <= half; k += lanes) store(w + k, scale * weights<K>(uniforms(key, k)));
-        if (k < half) {
+        for (; k + lanes <= count; k += lanes) store(w + k, scale * weights<K>(uniforms(key, first + k)));
+        if (k < count) {
             double tmp[lanes];
-            store(tmp, scale * weights<K>(uniforms(key, k)));
-            for (std::size_t l = 0; k + l < half; ++l) w[k + l] = tmp[l];
+            store(tmp, scale * weights<K>(uniforms(key, first + k)));
+            for (std::size_t l = 0; k + l < count; ++l) w[k + l] = tmp[l];
         }
     }
 
+    // out_cos[k] = scale * cos(p[k]), out_sin[k] = scale * sin(p[k]) for k < n.
     template <class T>
-    static PYD2KE_ALWAYS_INLINE void cos_sin(const double* p, std::size_t half, double scale, T* out) {
+    static PYD2KE_ALWAYS_INLINE void cos_sin(const double* p, std::size_t n_total, double scale, T* out_cos,
+                                             T* out_sin) {
         std::size_t k = 0;
         double sb[lanes], cb[lanes];
         if constexpr (std::is_same_v<T, double>) {
             // Whole vectors straight to the output; lanes with huge arguments are redone below.
-            for (; k + lanes <= half; k += lanes) {
+            for (; k + lanes <= n_total; k += lanes) {
                 const V x = load(p + k);
                 if (any_large(x)) break;
                 V s, c;
                 sincos(x, s, c);
-                store(out + k, c * scale);
-                store(out + half + k, s * scale);
+                store(out_cos + k, c * scale);
+                store(out_sin + k, s * scale);
             }
         }
-        for (; k < half; k += lanes) {
-            const std::size_t n = half - k < lanes ? half - k : lanes;
+        for (; k < n_total; k += lanes) {
+            const std::size_t n = n_total - k < lanes ? n_total - k : lanes;
             V x{};
             if (n == lanes)
                 x = load(p + k);
@@ -145,25 +153,25 @@ struct FourierVec {
                     cb[l] = scale * std::cos(x[l]);
                 }
             for (std::size_t l = 0; l < n; ++l) {
-                out[k + l] = static_cast<T>(cb[l]);
-                out[half + k + l] = static_cast<T>(sb[l]);
+                out_cos[k + l] = static_cast<T>(cb[l]);
+                out_sin[k + l] = static_cast<T>(sb[l]);
             }
         }
     }
 };
 
-inline void add_weights(const double* w, double coef, std::size_t half, double* s) {
-    FourierVec::add_weights(w, coef, half, s);
+inline void add_weights(const double* w, double coef, std::size_t n, double* s) {
+    FourierVec::add_weights(w, coef, n, s);
 }
 
 template <FourierKernel K>
-inline void hashed_weight_row(std::uint64_t key, double scale, std::size_t half, double* w) {
-    FourierVec::weight_row<K>(key, scale, half, w);
+inline void hashed_weight_row(std::uint64_t key, double scale, std::size_t first, std::size_t count, double* w) {
+    FourierVec::weight_row<K>(key, scale, first, count, w);
 }
 
 template <class T>
-inline void cos_sin(const double* p, std::size_t half, double scale, T* out) {
-    FourierVec::cos_sin<T>(p, half, scale, out);
+inline void cos_sin(const double* p, std::size_t n, double scale, T* out_cos, T* out_sin) {
+    FourierVec::cos_sin<T>(p, n, scale, out_cos, out_sin);
 }
 
 template <FourierKernel K, class T>

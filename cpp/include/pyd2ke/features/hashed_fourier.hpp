@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../core/cpu_features.hpp"
+#include "../core/finite.hpp"
 #include "../core/parallel.hpp"
 #include "../detail/entries_by_coordinate.hpp"
 #include "../detail/hashed_fourier_impl.hpp"
@@ -30,9 +31,11 @@ namespace pyd2ke {
 
 class HashedRandomFourier {
 public:
-    // Sparse rows per block: accumulator memory, and nonzeros sorted at once
-    // (unless one row has more).
-    static constexpr std::size_t kBlockAccumulatorBytes = std::size_t{4} << 20;
+    // Sparse rows are transformed in blocks of rows and tiles of components:
+    // a tile's accumulators for all rows of a block fit in L2, and a block's
+    // nonzeros are sorted at once (unless one row has more).
+    static constexpr std::size_t kTileComponents = 128;
+    static constexpr std::size_t kBlockAccumulatorBytes = std::size_t{512} << 10;
     static constexpr std::size_t kBlockEntries = std::size_t{1} << 20;
 
     // bandwidth: beta for the Laplacian kernel, gamma for the RBF kernel.
@@ -75,7 +78,8 @@ public:
         const std::size_t h = half();
         const double scale = output_scale();
         parallel_for_blocks(rows, n_threads, 64, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t i = begin; i < end; ++i) cs(P + i * h, h, scale, out + i * n_components_);
+            for (std::size_t i = begin; i < end; ++i)
+                cs(P + i * h, h, scale, out + i * n_components_, out + i * n_components_ + h);
         });
     }
 
@@ -84,27 +88,28 @@ public:
     // labels). out is rows x D, row-major. Rows are processed in blocks of at
     // most block_rows (0: automatic), each coordinate's weights generated once
     // per block; the output is the same bits whatever the blocks and n_threads.
+    // Returns whether every feature is finite (projections can overflow on
+    // huge values: cos/sin of infinity is NaN).
     template <class Index, class Value, class T>
-    void transform_sparse(const Index* ids, const Value* values, const std::int64_t* indptr, std::size_t rows, T* out,
+    bool transform_sparse(const Index* ids, const Value* values, const std::int64_t* indptr, std::size_t rows, T* out,
                           int n_threads = 1, std::size_t block_rows = 0) const {
         if (kernel_ == FourierKernel::laplacian)
-            sparse_impl<FourierKernel::laplacian>(ids, values, indptr, rows, out, n_threads, block_rows);
-        else
-            sparse_impl<FourierKernel::rbf>(ids, values, indptr, rows, out, n_threads, block_rows);
+            return sparse_impl<FourierKernel::laplacian>(ids, values, indptr, rows, out, n_threads, block_rows);
+        return sparse_impl<FourierKernel::rbf>(ids, values, indptr, rows, out, n_threads, block_rows);
     }
 
     // Dense rows (rows x dim, row-major) by the same hashed accumulation:
     // O(D) memory, rows x dim x D/2 hashes. Python takes the BLAS route
     // through weights() instead.
     template <class X, class T>
-    void transform_dense(const X* x, std::size_t rows, std::size_t dim, T* out, int n_threads = 1) const {
+    bool transform_dense(const X* x, std::size_t rows, std::size_t dim, T* out, int n_threads = 1) const {
         std::vector<std::int64_t> indptr(rows + 1);
         for (std::size_t i = 0; i <= rows; ++i) indptr[i] = static_cast<std::int64_t>(i * dim);
         // Column j of row i is coordinate j: ids repeat per row, values are x itself.
         std::vector<std::uint64_t> ids(rows * dim);
         for (std::size_t i = 0; i < rows; ++i)
             for (std::size_t j = 0; j < dim; ++j) ids[i * dim + j] = j;
-        transform_sparse(ids.data(), x, indptr.data(), rows, out, n_threads);
+        return transform_sparse(ids.data(), x, indptr.data(), rows, out, n_threads);
     }
 
 private:
@@ -116,46 +121,69 @@ private:
         const std::size_t h = half();
         parallel_for_blocks(count, n_threads, 16, [&](std::size_t begin, std::size_t end) {
             for (std::size_t r = begin; r < end; ++r)
-                kernels.weight_row(detail::coordinate_key(seed_, first + r), scale_, h, W + r * h);
+                kernels.weight_row(detail::coordinate_key(seed_, first + r), scale_, 0, h, W + r * h);
         });
     }
 
-    // Projections accumulated per block of rows, coordinate by coordinate:
-    // one weight row per distinct coordinate of the block, added to each row
-    // that holds it (rows receive their terms in ascending coordinate order).
+    // Projections accumulated per block of rows and tile of components,
+    // coordinate by coordinate: one tile of weights per distinct coordinate
+    // of the block, added to each row that holds it (rows receive their
+    // terms in ascending coordinate order), then the tile's cos/sin written
+    // out. Tiles keep the accumulators in L2 however many rows a block has,
+    // and many rows per block generate a shared coordinate's weights once
+    // for all of them: weight generation dominates the cost.
     template <FourierKernel K, class Index, class Value, class T>
-    void sparse_impl(const Index* ids, const Value* values, const std::int64_t* indptr, std::size_t rows, T* out,
+    bool sparse_impl(const Index* ids, const Value* values, const std::int64_t* indptr, std::size_t rows, T* out,
                      int n_threads, std::size_t block_rows) const {
-        if (rows == 0) return;
+        if (rows == 0) return true;
         const auto kernels = detail::simd_table<detail::FourierKernels<K, T>>(level_);
         const std::size_t h = half();
-        const std::size_t padded = (h + kernels.lanes - 1) / kernels.lanes * kernels.lanes;
+        const std::size_t tile = std::min(kTileComponents, (h + kernels.lanes - 1) / kernels.lanes * kernels.lanes);
         const double scale = output_scale();
         if (block_rows == 0) {
-            // Accumulators of a block within a few MiB, and a block per thread at least.
+            // A block per thread at least, accumulators within kBlockAccumulatorBytes.
             const std::size_t threads = static_cast<std::size_t>(std::max(1, n_threads));
             block_rows = std::max<std::size_t>(
-                1, std::min(kBlockAccumulatorBytes / (padded * sizeof(double)), (rows + threads - 1) / threads));
+                1, std::min(kBlockAccumulatorBytes / (tile * sizeof(double)), (rows + threads - 1) / threads));
         }
         const std::vector<std::size_t> starts = detail::row_blocks(indptr, rows, block_rows, kBlockEntries);
+        std::vector<unsigned char> finite(starts.size() - 1, 1);  // per block: no shared writes
         parallel_for_blocks(starts.size() - 1, n_threads, 1, [&](std::size_t first_block, std::size_t last_block) {
             std::vector<detail::CoordinateEntry> entries;
-            std::vector<double> weights(padded, 0.0), s;
+            std::vector<std::size_t> runs;  // entries[runs[c] .. runs[c+1]) share coordinate c of the block
+            std::vector<std::uint64_t> keys;
+            std::vector<double> weights(tile, 0.0), s;
             for (std::size_t b = first_block; b < last_block; ++b) {
                 const std::size_t begin = starts[b], end = starts[b + 1];
                 detail::entries_by_coordinate(ids, values, indptr, begin, end, entries);
-                s.assign((end - begin) * padded, 0.0);
-                for (std::size_t e = 0; e < entries.size();) {
-                    const std::uint64_t id = entries[e].id;
-                    kernels.weight_row(detail::coordinate_key(seed_, id), 1.0, h, weights.data());
-                    for (; e < entries.size() && entries[e].id == id; ++e)
-                        kernels.add_weights(weights.data(), entries[e].value * scale_, padded,
-                                            s.data() + entries[e].row * padded);
+                runs.clear();
+                keys.clear();
+                for (std::size_t e = 0; e < entries.size(); ++e)
+                    if (e == 0 || entries[e].id != entries[e - 1].id) {
+                        runs.push_back(e);
+                        keys.push_back(detail::coordinate_key(seed_, entries[e].id));
+                    }
+                runs.push_back(entries.size());
+                for (std::size_t k0 = 0; k0 < h; k0 += tile) {
+                    const std::size_t n = std::min(tile, h - k0);
+                    const std::size_t padded = (n + kernels.lanes - 1) / kernels.lanes * kernels.lanes;
+                    s.assign((end - begin) * tile, 0.0);
+                    for (std::size_t c = 0; c + 1 < runs.size(); ++c) {
+                        kernels.weight_row(keys[c], 1.0, k0, n, weights.data());
+                        for (std::size_t e = runs[c]; e < runs[c + 1]; ++e)
+                            kernels.add_weights(weights.data(), entries[e].value * scale_, padded,
+                                                s.data() + entries[e].row * tile);
+                    }
+                    for (std::size_t i = begin; i < end; ++i) {
+                        const double* p = s.data() + (i - begin) * tile;
+                        // The projections are finite exactly when their cos and sin are.
+                        finite[b] &= all_finite(p, n);
+                        kernels.cos_sin(p, n, scale, out + i * n_components_ + k0, out + i * n_components_ + h + k0);
+                    }
                 }
-                for (std::size_t i = begin; i < end; ++i)
-                    kernels.cos_sin(s.data() + (i - begin) * padded, h, scale, out + i * n_components_);
             }
         });
+        return std::all_of(finite.begin(), finite.end(), [](unsigned char f) { return f != 0; });
     }
 
     FourierKernel kernel_;
