@@ -68,8 +68,9 @@ public:
         return W;
     }
 
+    // Returns whether every feature is finite.
     template <class T>
-    void cos_sin_into(CArray<double> P, CArray<T> out, int n_threads) const {
+    bool cos_sin_into(CArray<double> P, CArray<T> out, int n_threads) const {
         const std::size_t rows = out_rows(out, f_.n_components(), "n_components");
         if (P.ndim() != 2 || static_cast<std::size_t>(P.shape(0)) != rows ||
             static_cast<std::size_t>(P.shape(1)) != f_.half())
@@ -77,7 +78,7 @@ public:
         const double* p = P.data();
         T* o = out.mutable_data();
         InterruptibleRelease release;
-        f_.cos_sin(p, rows, o, n_threads);
+        return f_.cos_sin(p, rows, o, n_threads);
     }
 
     // Returns whether every feature is finite.

@@ -4,6 +4,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -21,10 +22,11 @@ using namespace pyd2ke_bindings;
 namespace {
 
 // A numpy array that takes over a vector's buffer (no copy).
-template <class T>
-py::array_t<T> take(std::vector<T>&& v) {
-    auto* owner = new std::vector<T>(std::move(v));
-    py::capsule free_owner(owner, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+template <class T, class Allocator>
+py::array_t<T> take(std::vector<T, Allocator>&& v) {
+    using Vector = std::vector<T, Allocator>;
+    auto* owner = new Vector(std::move(v));
+    py::capsule free_owner(owner, [](void* p) { delete static_cast<Vector*>(p); });
     return py::array_t<T>(static_cast<py::ssize_t>(owner->size()), owner->data(), free_owner);
 }
 
@@ -59,17 +61,26 @@ void esp_l1_into(Labels xl, Counts xc, Offsets xo, Labels yl, Counts yc, Offsets
     pyd2ke::esp_l1_distances(xl.data(), xc.data(), xo.data(), nx, yl.data(), yc.data(), yo.data(), ny, o, n_threads);
 }
 
+template <class Index>
+py::tuple hashed_csr(const Labels& l, const Counts& c, const Offsets& o, std::int64_t n_features, int n_threads) {
+    const std::size_t n = static_cast<std::size_t>(o.shape(0) - 1);
+    pyd2ke::HashedCsrOf<Index> csr;
+    {
+        InterruptibleRelease release;
+        csr = pyd2ke::esp_hashed_csr<Index>(l.data(), c.data(), o.data(), n, static_cast<std::uint64_t>(n_features),
+                                            n_threads);
+    }
+    return py::make_tuple(take(std::move(csr.indptr)), take(std::move(csr.indices)), take(std::move(csr.data)));
+}
+
+// int32 indptr and indices where they fit, as scipy would store them.
 py::tuple esp_hashed_csr(Labels l, Counts c, Offsets o, std::int64_t n_features, int n_threads) {
     check_sketch(l, c, o, "sketches");
     if (n_features < 1) throw py::value_error("n_features must be >= 1");
-    const std::size_t n = static_cast<std::size_t>(o.shape(0) - 1);
-    pyd2ke::HashedCsr csr;
-    {
-        InterruptibleRelease release;
-        csr = pyd2ke::esp_hashed_csr(l.data(), c.data(), o.data(), n, static_cast<std::uint64_t>(n_features),
-                                     n_threads);
-    }
-    return py::make_tuple(take(std::move(csr.indptr)), take(std::move(csr.indices)), take(std::move(csr.data)));
+    constexpr std::int64_t int32_max = 2147483647;
+    if (n_features <= int32_max && l.shape(0) <= int32_max)
+        return hashed_csr<std::int32_t>(l, c, o, n_features, n_threads);
+    return hashed_csr<std::int64_t>(l, c, o, n_features, n_threads);
 }
 
 py::tuple cgk_walks(py::list strings, std::uint64_t seed, std::size_t fixed_length, int n_threads) {
@@ -81,6 +92,38 @@ py::tuple cgk_walks(py::list strings, std::uint64_t seed, std::size_t fixed_leng
         symbols = pyd2ke::cgk_embed_batch(texts.views, seed, fixed_length, offsets, n_threads);
     }
     return py::make_tuple(take(std::move(symbols)), take(std::move(offsets)));
+}
+
+// One-hot CGK walks of fixed length T as the CSR columns and values of
+// (n_strings, T * (len(alphabet) + 2)): columns (int32 or int64) and data
+// (float32 or float64, every value 0.5) are filled on the threads.
+template <class Column, class T>
+void cgk_onehot_into(py::list strings, std::uint64_t seed, std::size_t out_len, CArray<std::uint32_t> alphabet,
+                     CArray<Column> columns, CArray<T> data, int n_threads) {
+    const TextList texts = text_views(strings, "X");
+    const std::size_t n = texts.views.size() * out_len;
+    if (alphabet.ndim() != 1 || columns.ndim() != 1 || data.ndim() != 1 ||
+        static_cast<std::size_t>(columns.shape(0)) != n || static_cast<std::size_t>(data.shape(0)) != n)
+        throw py::value_error("columns and data must be 1-D of len(strings) * output_length values");
+    const std::vector<std::uint32_t> symbols(alphabet.data(), alphabet.data() + alphabet.shape(0));
+    for (std::size_t j = 0; j < symbols.size(); ++j)
+        if ((j > 0 && symbols[j] <= symbols[j - 1]) || symbols[j] == pyd2ke::kCgkPad)
+            throw py::value_error("alphabet must be sorted, distinct and without the pad symbol");
+    const pyd2ke::CgkSlots slots(symbols);
+    Column* c = columns.mutable_data();
+    T* d = data.mutable_data();
+    InterruptibleRelease release;
+    pyd2ke::cgk_onehot_columns(texts.views, seed, out_len, slots, c, n_threads);
+    pyd2ke::parallel_for_blocks(n, n_threads, 1 << 16, [&](std::size_t begin, std::size_t end) {
+        std::fill(d + begin, d + end, T(0.5));
+    });
+}
+
+template <class Column, class T>
+void def_cgk_onehot_into(py::module_& m) {
+    m.def("cgk_onehot_into", &cgk_onehot_into<Column, T>, py::arg("strings"), py::arg("seed"),
+          py::arg("output_length"), py::arg("alphabet").noconvert(), py::arg("columns").noconvert(),
+          py::arg("data").noconvert(), py::arg("n_threads"));
 }
 
 }  // namespace
@@ -99,5 +142,9 @@ void bind_sketch(py::module_& m) {
           "Sketches as a hashed-column CSR matrix: (indptr, indices, data), columns ascending per row.");
     m.def("cgk_walks", &cgk_walks, py::arg("strings"), py::arg("seed"), py::arg("fixed_length"), py::arg("n_threads"),
           "CGK walks: (symbols uint32, offsets int64); 3 n symbols per string when fixed_length == 0.");
+    def_cgk_onehot_into<std::int32_t, double>(m);
+    def_cgk_onehot_into<std::int32_t, float>(m);
+    def_cgk_onehot_into<std::int64_t, double>(m);
+    def_cgk_onehot_into<std::int64_t, float>(m);
     m.attr("CGK_PAD") = py::int_(pyd2ke::kCgkPad);
 }

@@ -45,6 +45,8 @@ PYBIND11_MODULE(_core, m) {
         }
     });
     m.def("max_threads", &pyd2ke::max_threads, "Threads OpenMP would use by default (1 without OpenMP).");
+    m.def("parallel_region_seconds", &pyd2ke::parallel_region_seconds,
+          "Seconds spent so far inside the core's outermost parallel loops (benchmarks/thread_scaling.py).");
     m.def("build_info", [] {
         py::dict info;
         info["version"] = PYD2KE_VERSION_STRING;

@@ -10,15 +10,20 @@ over the cores, and a row's result does not depend on the thread count.
 
 import re
 import threading
-from concurrent.futures import ThreadPoolExecutor
+import time
+from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from contextvars import ContextVar
+
+import scipy.sparse as sp
 
 from ._blas import one_blas_thread
 from ._validation import check_positive_int
 
 # (max_items, max_symbols) of a chunk.
 _LIMITS = ContextVar("pyd2ke_chunk_limits", default=(4096, 1 << 22))
+# (owner thread, {n_threads: pool}) inside reused_threads().
+_POOLS = ContextVar("pyd2ke_thread_pools", default=None)
 
 
 @contextmanager
@@ -44,29 +49,69 @@ def chunking(max_items=4096, max_symbols=1 << 22):
 
 
 def chunk_bounds(objects):
-    """(start, stop) pairs that cover objects in order."""
+    """(start, stop) pairs that cover objects in order: the items of a list or
+    ragged container, or the rows of a matrix (dense or scipy.sparse)."""
     max_items, max_symbols = _LIMITS.get()
-    n = len(objects)
-    try:
-        total = objects.total_size() if hasattr(objects, "total_size") else sum(map(len, objects))
-    except TypeError:  # objects without a length (generic D2KE): count them
-        total = n
+    shape = getattr(objects, "shape", None)
+    if shape is not None and len(shape) == 2:  # a row's symbols: its stored values
+        n, total = shape[0], (objects.nnz if sp.issparse(objects) else objects.size)
+    else:
+        n = len(objects)
+        try:
+            total = objects.total_size() if hasattr(objects, "total_size") else sum(map(len, objects))
+        except TypeError:  # objects without a length (generic D2KE): count them
+            total = n
     mean = max(1.0, total / max(n, 1))
     step = int(max(1, min(max_items, max_symbols // mean)))
     return [(start, min(n, start + step)) for start in range(0, n, step)]
 
 
-def check_chunk(check, items, start, stop, name="X"):
-    """check(items[start:stop]), for inputs checked and packed a chunk at a
-    time; errors name the index into the whole input, not into the chunk."""
+@contextmanager
+def errors_named_from(start, name="X"):
+    """Work on a chunk that starts at item `start` of the input called `name`:
+    a ValueError or TypeError naming ``X[i]`` of the chunk is raised again
+    naming ``X[start + i]``, the index into the whole input. Other exception
+    types (a user's metric's own) pass unchanged."""
     try:
-        return check(items[start:stop])
+        yield
     except (ValueError, TypeError) as error:
-        if start == 0:
+        if start == 0 or type(error) not in (ValueError, TypeError):
             raise
         pattern = r"\b" + re.escape(name) + r"\[(\d+)\]"
         message = re.sub(pattern, lambda m: f"{name}[{int(m.group(1)) + start}]", str(error))
+        if message == str(error):
+            raise
         raise type(error)(message) from None
+
+
+@contextmanager
+def reused_threads():
+    """Inside the block, run_blocks calls of this thread share their pools:
+    a transform in many chunks starts its threads once, not per chunk. The
+    pools are shut down at the end of the block."""
+    pools = {}
+    token = _POOLS.set((threading.get_ident(), pools))
+    try:
+        yield
+    finally:
+        _POOLS.reset(token)
+        for pool in pools.values():
+            pool.shutdown(wait=True)
+
+
+# Seconds spent in run_blocks outside the core's own parallel loops (which
+# the core counts itself): see parallel_seconds.
+_PYTHON_REGION_SECONDS = [0.0]
+
+
+def parallel_seconds():
+    """Seconds spent so far inside parallel regions: the core's parallel
+    loops and the blocks Python runs on threads. A transform's time outside
+    them, at one thread, is its serial part (benchmarks/thread_scaling.py).
+    Meaningful at one thread: concurrent regions add up their wall times."""
+    from . import _core
+
+    return _core.parallel_region_seconds() + _PYTHON_REGION_SECONDS[0]
 
 
 def run_blocks(work, starts, n_threads):
@@ -76,18 +121,41 @@ def run_blocks(work, starts, n_threads):
     and stop_event is set (long blocks may poll it), so the call returns
     promptly and leaves no thread running.
     """
+    from . import _core
+
+    t0, core0 = time.perf_counter(), _core.parallel_region_seconds()
+    try:
+        _run_blocks(work, starts, n_threads)
+    finally:
+        # Core loops inside the blocks are counted by the core.
+        _PYTHON_REGION_SECONDS[0] += (time.perf_counter() - t0) - (_core.parallel_region_seconds() - core0)
+
+
+def _run_blocks(work, starts, n_threads):
     stop_event = threading.Event()
     if n_threads <= 1 or len(starts) <= 1:
         for start in starts:
             work(start, stop_event)
         return
-    pool = ThreadPoolExecutor(max_workers=n_threads)
+    owner, pools = _POOLS.get() or (None, None)
+    shared = owner == threading.get_ident()  # never in a pool's own worker: no deadlock
+    if shared and n_threads not in pools:
+        pools[n_threads] = ThreadPoolExecutor(max_workers=n_threads)
+    pool = pools[n_threads] if shared else ThreadPoolExecutor(max_workers=n_threads)
+    futures = []
     try:
-        for future in [pool.submit(work, start, stop_event) for start in starts]:
+        for start in starts:
+            futures.append(pool.submit(work, start, stop_event))
+        for future in futures:
             future.result()
     finally:
         stop_event.set()
-        pool.shutdown(wait=True, cancel_futures=True)
+        if not shared:
+            pool.shutdown(wait=True, cancel_futures=True)
+        else:  # the pool stays for the next chunk, with none of this call's work left on it
+            for future in futures:
+                future.cancel()
+            wait(futures)
 
 
 def run_row_blocks(work, bounds, n_threads, make_state=None):

@@ -114,6 +114,19 @@ class Ragged:
             self.vocabulary,
         )
 
+    @classmethod
+    def concatenate(cls, parts):
+        """The items of several containers, in order, as one (the outputs of
+        a chunked transform); values and weights are written out."""
+        offsets, end = [np.zeros(1, dtype=np.int64)], 0
+        for part in parts:
+            offsets.append(part.offsets[1:] - part.offsets[0] + end)
+            end += part.total_size()
+        rows = [slice(part.offsets[0], part.offsets[-1]) for part in parts]
+        values = np.concatenate([part.values[r] for part, r in zip(parts, rows)])
+        weights = None if parts[0].weights is None else np.concatenate([p.weights[r] for p, r in zip(parts, rows)])
+        return cls._from_parts(values, np.concatenate(offsets), weights, None, None)
+
     def to_list(self):
         return [self[i] for i in range(len(self))]
 
@@ -142,6 +155,10 @@ class Ragged:
     def check_finite(self, name, what):
         """ValueError naming the first item whose values hold NaN or infinity."""
         values = self.values
+        # One sum first (a NaN or an infinity makes it non-finite): three
+        # passes and a mask only when it is not finite (or overflowed).
+        if np.isfinite(values.sum(dtype=np.float64)):
+            return self
         finite = np.isfinite(values).all(axis=1) if values.ndim == 2 else np.isfinite(values)
         where = self.first_bad_row(~finite)
         if where is not None:

@@ -18,10 +18,6 @@ absorbs the centring; the factor only moves its regularisation.
 
 import numpy as np
 
-def check_standardize(standardize):
-    if not isinstance(standardize, (bool, np.bool_)):
-        raise TypeError(f"standardize must be True or False, got {standardize!r}")
-
 
 def feature_statistics(features):
     """(mean of every feature, the common factor) over the rows of a sample

@@ -116,9 +116,12 @@ def real_array(a, label, why_real):
     if isinstance(a, (str, bytes)):
         raise TypeError(f"{label} is {type(a).__name__}, expected a numeric array")
     a = np.asarray(a)
-    if a.dtype == object or not (np.issubdtype(a.dtype, np.number) or a.dtype == bool):
+    # By dtype kind (bool, int, uint, float, complex): np.issubdtype took
+    # most of the Python time of checking 30,000 series.
+    kind = a.dtype.kind
+    if kind not in "biufc":
         raise TypeError(f"{label} has dtype {a.dtype}, expected a numeric array")
-    if np.issubdtype(a.dtype, np.complexfloating):
+    if kind == "c":
         raise TypeError(f"{label} is complex; {why_real}")
     return a
 

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ._base import StrOptions
 from ._domains import METRICS
 from ._validation import check_choice
 from .d2ke import D2KEBase
@@ -53,6 +54,12 @@ class RepresentativeSetEmbedding(D2KEBase):
     n_components_ : int
     """
 
+    _parameter_constraints = {
+        **D2KEBase._parameter_constraints,
+        "metric": [StrOptions(set(METRICS))],
+        "metric_params": [dict, None],
+    }
+
     def __init__(
         self,
         n_components=256,
@@ -81,9 +88,6 @@ class RepresentativeSetEmbedding(D2KEBase):
     def _check_params(self):
         check_choice(self.metric, "metric", set(METRICS))
         super()._check_params()
-
-    def _metric_params(self):
-        return dict(self.metric_params or {})
 
     def _draw_random_objects(self, X, rng):
         return self._draw_representatives(X, rng, self.n_components)

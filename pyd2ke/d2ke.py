@@ -15,20 +15,19 @@ RandomSetEmbedding, WordMoversEmbedding and RepresentativeSetEmbedding are
 its siblings that fix the metric and the random-object distribution.
 """
 
-import sys
-import time
 import warnings
+from collections.abc import Mapping
+from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted
 
 from ._auto import inverse_median
-from ._domains import check_metric_params, domain_for
+from ._base import COUNT, Interval, Pyd2keTransformer, StrOptions
+from ._domains import METRICS, check_metric_params, domain_for
 from ._domains.base import soft_or_direct
-from ._parallel import check_chunk, chunk_bounds
-from ._standardize import check_standardize, feature_statistics
+from ._parallel import chunk_bounds
+from ._standardize import feature_statistics
 from ._validation import (
     check_choice,
     check_dtype,
@@ -43,22 +42,28 @@ from ._validation import (
 _FIT_SAMPLE = 256
 
 
-def _report_progress(name, done, total, seconds):
-    """One stderr line per transform chunk (verbose > 0)."""
-    print(f"{name}.transform: {done}/{total} objects ({100 * done / max(total, 1):.0f}%), {seconds:.1f} s",
-          file=sys.stderr, flush=True)
-
-
-class D2KEBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class D2KEBase(Pyd2keTransformer):
     """What every D2KE-family estimator shares: fit validates the data as its
-    domain says, draws the random objects and resolves gamma="auto";
-    transform streams chunks through the domain's compiled engine.
+    domain says, draws the random objects and resolves gamma="auto"; each
+    transform chunk goes through the domain's compiled engine.
 
-    Subclasses define their parameters, ``metric`` (a parameter or a class
-    attribute), and ``_draw_random_objects(X, rng)``; ``_metric_params()``
-    when the distance takes parameters; ``_validate`` when their input needs
-    more than the domain's check (WordMoversEmbedding's bag of words).
+    Subclasses define their parameters and their constraints, ``metric`` (a
+    parameter or a class attribute), and ``_draw_random_objects(X, rng)``;
+    ``_metric_params()`` when the distance takes parameters other than a
+    ``metric_params`` dict; ``_validate`` when their input needs more than
+    the domain's check (WordMoversEmbedding's bag of words).
     """
+
+    _parameter_constraints = {
+        **Pyd2keTransformer._parameter_constraints,
+        "n_components": [COUNT],
+        "kernel": [StrOptions({"soft", "direct"})],
+        "gamma": [Interval(Real, 0, None, closed="neither"), StrOptions({"auto"})],
+        "standardize": ["boolean"],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
+    _fitted_attribute = "random_objects_"
 
     def _metric_name(self):
         """The built-in metric name, or the Python function."""
@@ -68,8 +73,12 @@ class D2KEBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         return domain_for(self._metric_name())
 
     def _metric_params(self):
-        """Keyword parameters of the distance (e.g. DTW's window)."""
-        return {}
+        """Keyword parameters of the distance (e.g. DTW's window): the
+        ``metric_params`` parameter where the estimator has one."""
+        params = getattr(self, "metric_params", None)
+        if params is not None and not isinstance(params, Mapping):
+            raise TypeError(f"metric_params must be a dict or None, got {type(params).__name__}")
+        return dict(params or {})
 
     def _draw_random_objects(self, X, rng):
         raise NotImplementedError
@@ -94,9 +103,7 @@ class D2KEBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
         check_positive_int(self.n_components, "n_components")
         check_choice(self.kernel, "kernel", {"soft", "direct"})
         check_gamma(self.gamma)
-        check_dtype(self.dtype)
-        check_standardize(self.standardize)
-        effective_n_threads(self.n_jobs)
+        super()._check_params()
         check_metric_params(self._domain(), self._metric_name(), self._metric_params())
 
     def _validate(self, X, reset, name="X"):
@@ -116,24 +123,11 @@ class D2KEBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
             raise domain.flavour_error(name, flavour, self.input_flavour_)
         return X
 
-    def fit(self, X, y=None):
-        """Draw the random objects (and resolve gamma="auto") from X.
-
-        Parameters
-        ----------
-        X : sequence of objects in the metric's input format
-        y : ignored
-
-        Returns
-        -------
-        self
-        """
-        self._check_params()
-        return self._fit(X, self._draw_random_objects)
-
-    def _fit(self, X, draw):
-        """Validate X as fit data, draw the random objects with draw(X, rng),
-        resolve gamma and the standardisation."""
+    def _fit(self, X, y=None, draw=None):
+        """Validate X as fit data, draw the random objects with draw(X, rng)
+        (default: ``_draw_random_objects``), resolve gamma and the
+        standardisation."""
+        draw = self._draw_random_objects if draw is None else draw
         for attr in ("_engine", "representative_indices_"):
             self.__dict__.pop(attr, None)  # stale state of an earlier fit
         X = self._validate(X, reset=True)
@@ -185,53 +179,30 @@ class D2KEBase(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator)
                 check_finite_output(out[start:stop], "X", start)
         return out
 
-    def transform(self, X):
-        """Random features of X.
+    def _check_input(self, X):
+        """Lists are checked and packed a chunk at a time (O(chunk) memory
+        above the output); other inputs are checked whole. Their flavour
+        must be the fit data's."""
+        fitted = self.__dict__.get("_standardized_kernel", self.kernel)
+        if getattr(self, "feature_mean_", None) is not None and self.kernel != fitted:
+            raise ValueError(f"kernel is {self.kernel!r}, but the standardisation was fitted on {fitted!r} "
+                             "features: fit again after changing kernel (or use standardize=False)")
+        if self._domain().is_packable_list(X):
+            return list(X), lambda part: self._validate(part, reset=False)
+        return self._validate(X, reset=False), None
 
-        Parameters
-        ----------
-        X : sequence of objects in the metric's input format
-
-        Returns
-        -------
-        Z : ndarray of shape (n_objects, ``n_components_``), C-contiguous
-        """
-        check_is_fitted(self, "random_objects_")
-        dtype = check_dtype(self.dtype)
-        n_threads = effective_n_threads(self.n_jobs)
+    def _transform_chunk(self, X, out):
+        """The engine's features of X, standardised when fitted so."""
         engine = self._engine_for_transform()
-        domain = self._domain()
-        if domain.is_packable_list(X):
-            # Checked and packed a chunk at a time: a transform needs O(chunk)
-            # memory above its output.
-            items = list(X)
-            n, bounds = len(items), chunk_bounds(items)
-            chunks = (check_chunk(lambda part: self._validate(part, reset=False), items, start, stop)
-                      for start, stop in bounds)
-        else:
-            X = self._validate(X, reset=False)
-            n, bounds = len(X), chunk_bounds(X)
-            chunks = (X[start:stop] for start, stop in bounds)
-        out = np.empty((n, self.n_components_), dtype=dtype)
-        check = not self._always_finite()
-        standardization = None
+        engine.features_into(X, self.gamma_, self.kernel, out, effective_n_threads(self.n_jobs))
         if getattr(self, "feature_mean_", None) is not None:  # fitted with standardize=True
-            fitted = self.__dict__.get("_standardized_kernel", self.kernel)
-            if self.kernel != fitted:
-                raise ValueError(f"kernel is {self.kernel!r}, but the standardisation was fitted on {fitted!r} "
-                                 "features: fit again after changing kernel (or use standardize=False)")
-            standardization = (self.feature_mean_.astype(dtype), dtype.type(1.0 / self.feature_scale_))
-        t0 = time.perf_counter()
-        for (start, stop), chunk in zip(bounds, chunks):
-            engine.features_into(chunk, self.gamma_, self.kernel, out[start:stop], n_threads)
-            if check:
-                check_finite_output(out[start:stop], "X", start)
-            if standardization is not None:
-                out[start:stop] -= standardization[0]
-                out[start:stop] *= standardization[1]
-            if self.verbose:
-                _report_progress(type(self).__name__, stop, n, time.perf_counter() - t0)
+            out -= self.feature_mean_.astype(out.dtype)
+            out *= out.dtype.type(1.0 / self.feature_scale_)
         return out
+
+    def _check_output(self, Z, start):
+        if not self._always_finite():
+            super()._check_output(Z, start)
 
     def _always_finite(self):
         metric = self._domain().metrics.get(self._metric_name())
@@ -321,6 +292,13 @@ class D2KE(D2KEBase):
     (3, 2)
     """
 
+    _parameter_constraints = {
+        **D2KEBase._parameter_constraints,
+        "metric": [StrOptions(set(METRICS)), callable],
+        "sampler": [StrOptions({"random", "representative"}), callable, None],
+        "metric_params": [dict, None],
+    }
+
     def __init__(
         self,
         metric="levenshtein",
@@ -348,14 +326,15 @@ class D2KE(D2KEBase):
         self.dtype = dtype
         self.verbose = verbose
 
-    def _metric_params(self):
-        """Keyword parameters of the distance (e.g. DTW's window)."""
-        return dict(self.metric_params or {})
+    def _check_params(self):
+        sampler = self.sampler
+        if not (sampler is None or callable(sampler) or (isinstance(sampler, str)
+                                                          and sampler in ("random", "representative"))):
+            raise ValueError(f"sampler must be 'random', 'representative', None or a callable, got {sampler!r}")
+        super()._check_params()
 
     def _draw_random_objects(self, X, rng):
         sampler = self.sampler
-        if not (callable(sampler) or sampler in (None, "random", "representative")):
-            raise ValueError(f"sampler must be 'random', 'representative', None or a callable, got {sampler!r}")
         if sampler is None:
             sampler = "representative" if callable(self.metric) else "random"
         if sampler == "representative":

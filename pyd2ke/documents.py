@@ -12,6 +12,7 @@ from functools import partial
 
 import numpy as np
 
+from ._base import COUNT, StrOptions
 from ._domains.documents import (
     DISTRIBUTION,
     DISTRIBUTIONS,
@@ -101,6 +102,14 @@ class WordMoversEmbedding(D2KEBase):
     """
 
     metric = "emd"
+    _parameter_constraints = {
+        **D2KEBase._parameter_constraints,
+        "embeddings": ["array-like", None],
+        "weighting": [StrOptions({"nbow", "tfidf"})],
+        "min_words": [COUNT],
+        "max_words": [COUNT],
+        "distribution": [StrOptions(set(DISTRIBUTIONS))],
+    }
 
     def __init__(
         self,
@@ -152,20 +161,10 @@ class WordMoversEmbedding(D2KEBase):
             X = documents_from_bow(self.embeddings, X, name, self.dtype, idf)
         return super()._validate(X, reset, name)
 
-    def fit(self, X, y=None):
-        """Draw the random documents (and learn idf, resolve gamma="auto") from X.
-
-        Parameters
-        ----------
-        X : list of (word vectors, weights) pairs, or a bag-of-words matrix
-            (n_documents, vocabulary_size) when ``embeddings`` is given
-        y : ignored
-
-        Returns
-        -------
-        self
-        """
-        self._check_params()
+    def _fit(self, X, y=None):
+        """Learn idf (weighting="tfidf") and the words' total counts
+        (distribution="vocabulary") from a bag-of-words X, then fit as every
+        D2KE estimator does."""
         self.__dict__.pop("idf_", None)  # stale state of an earlier fit
         vocabulary = None  # the word vectors and counts the "vocabulary" distribution draws from
         if self.embeddings is not None and not isinstance(X, Ragged):
@@ -173,7 +172,7 @@ class WordMoversEmbedding(D2KEBase):
             if self.weighting == "tfidf":
                 self.idf_ = smooth_idf(B)
             vocabulary = (np.asarray(self.embeddings), np.asarray(B.sum(axis=0), dtype=np.float64).ravel())
-        return self._fit(X, partial(self._draw_documents, vocabulary=vocabulary))
+        return super()._fit(X, y, partial(self._draw_documents, vocabulary=vocabulary))
 
     def _draw_documents(self, X, rng, vocabulary):
         return draw_random_documents(X, self.n_components, rng, self.min_words, self.max_words,

@@ -11,25 +11,25 @@ hash of (seed, j, k), so memory is O(D) whatever d is, and coordinates may
 be any 64-bit id, such as ESP node labels.
 """
 
+from numbers import Integral, Real
+
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.pipeline import Pipeline
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
 from sklearn.metrics.pairwise import manhattan_distances
 
 from . import _core
 from ._auto import laplacian_beta, sample_rows
+from ._base import Interval, Pyd2keTransformer, StrOptions
 from ._blas import matmul_rows
 from ._parallel import run_row_blocks
 from ._validation import (
-    check_choice,
-    check_dtype,
+    MAX_COUNT,
     check_finite_output,
     check_no_missing_rows,
     check_positive_int,
-    check_positive_real,
     effective_n_threads,
     is_auto,
 )
@@ -41,7 +41,7 @@ _WEIGHT_BLOCK_VALUES = 1 << 22
 _PROJECTION_VALUES = 1 << 22
 
 
-class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class HashedRandomFourier(Pyd2keTransformer):
     """Random Fourier features with hashed weights: O(D) memory in any input dimension.
 
     Parameters
@@ -90,6 +90,16 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
     row's features do not depend on the rows around it.
     """
 
+    _parameter_constraints = {
+        **Pyd2keTransformer._parameter_constraints,
+        "kernel": [StrOptions({"laplacian", "rbf"})],
+        "beta": [Interval(Real, 0, None, closed="neither"), StrOptions({"auto"})],
+        "gamma": [Interval(Real, 0, None, closed="neither")],
+        "n_components": [Interval(Integral, 2, MAX_COUNT, closed="both")],
+        "random_state": ["random_state"],
+    }
+    _fitted_attribute = "seed_"
+
     def __init__(
         self, *, kernel="laplacian", beta="auto", gamma=1.0, n_components=1024, random_state=None, n_jobs=None,
         dtype=np.float64,
@@ -103,22 +113,15 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         self.dtype = dtype
 
     def _check_params(self):
-        check_choice(self.kernel, "kernel", ("laplacian", "rbf"))
-        if self.kernel == "rbf":
-            bandwidth = check_positive_real(self.gamma, "gamma")
-        elif is_auto(self.beta):
-            bandwidth = getattr(self, "beta_", None)  # resolved at fit
-        else:
-            bandwidth = check_positive_real(self.beta, "beta")
         D = check_positive_int(self.n_components, "n_components", minimum=2)
         if D % 2:
             raise ValueError(f"n_components must be even (a cosine and a sine per frequency), got {D}")
-        check_dtype(self.dtype)
-        effective_n_threads(self.n_jobs)
-        return bandwidth
+        super()._check_params()
 
     def _engine(self):
-        return _core.HashedFourier(self.kernel, self._check_params(), self.n_components, self.seed_)
+        # rbf: gamma; laplacian: the beta resolved at fit.
+        bandwidth = self.gamma if self.kernel == "rbf" else self.beta_
+        return _core.HashedFourier(self.kernel, bandwidth, self.n_components, self.seed_)
 
     def _kind(self, X, reset):
         if isinstance(X, ESPSketches):
@@ -135,9 +138,8 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
             return "sparse", X
         return "dense", X
 
-    def fit(self, X, y=None):
-        """Validate the parameters and X, and draw the hash seed."""
-        self._check_params()
+    def _fit(self, X, y=None):
+        """Check X, draw the hash seed and resolve beta="auto"."""
         if isinstance(X, ESPSketches):
             if len(X) == 0:
                 raise ValueError("X is empty: at least one sketch is required")
@@ -153,31 +155,32 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
             self.beta_ = laplacian_beta(_l1_distances(X, sample_rows(n), effective_n_threads(self.n_jobs)))
         elif self.kernel == "laplacian":
             self.beta_ = float(self.beta)
-        return self
 
-    def transform(self, X):
-        """Random Fourier features of X, shape (n_samples, n_components)."""
-        check_is_fitted(self, "seed_")
-        engine = self._engine()
+    def _check_input(self, X):
         if not isinstance(X, ESPSketches) and not hasattr(self, "n_features_in_"):
             raise ValueError("fitted on ESPSketches: transform takes ESPSketches too")
-        kind, X = self._kind(X, reset=False)
+        return self._kind(X, reset=False)[1], None
+
+    def _transform_chunk(self, X, out):
+        """Random Fourier features of X, shape (n_samples, n_components)."""
+        engine = self._engine()
         n_threads = effective_n_threads(self.n_jobs)
-        n = len(X) if kind == "sketch" else X.shape[0]
-        out = np.empty((n, self.n_components), dtype=check_dtype(self.dtype))
-        if kind == "sketch":
+        if isinstance(X, ESPSketches):
             finite = engine.sparse_into(X.labels, X.counts, X.offsets, out, n_threads)
-        elif kind == "sparse":
+        elif sp.issparse(X):
             indices = X.indices if X.indices.dtype in (np.int32, np.int64) else X.indices.astype(np.int64)
             finite = engine.sparse_into(indices, X.data, X.indptr.astype(np.int64), out, n_threads)
         else:
-            self._dense(engine, X, out, n_threads)
-            finite = False  # not checked on the way: check below
-        # The core checks the sparse paths as it goes; only a failure (or the
-        # dense path) pays for a pass over the output that names the row.
+            finite = self._dense(engine, X, out, n_threads)
+        # The core checks as it writes; only a failure pays for a pass over
+        # the output that names the row.
         return out if finite else check_finite_output(out)
 
+    def _check_output(self, Z, start):
+        pass  # checked by _transform_chunk
+
     def _dense(self, engine, X, out, n_threads):
+        """out = the features of dense X; returns whether they are all finite."""
         # Fixed row chunks, each a single-threaded BLAS product followed by
         # cos/sin, spread over n_threads workers: every row sees the same
         # arithmetic whatever n_threads is (a multithreaded BLAS may not).
@@ -185,9 +188,12 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         half = self.n_components // 2
         col_block = max(1, _WEIGHT_BLOCK_VALUES // half)
         blocks = [(j, min(d, j + col_block)) for j in range(0, d, col_block)]
-        # Weights of a small input dimension are generated once; otherwise per chunk.
-        cached = [engine.weights(a, e - a, n_threads) for a, e in blocks] if len(blocks) == 1 else None
-        row_block = int(min(1024, max(1, _PROJECTION_VALUES // half)))
+        # Weights of a small input dimension are generated once; otherwise per
+        # block. On one thread: an OpenMP region per chunk costs more than the
+        # hashing (d x D/2 values against a product of 4096 x d x D/2).
+        cached = [engine.weights(a, e - a, 1) for a, e in blocks] if len(blocks) == 1 else None
+        # Blocks small enough that a chunk's rows keep every thread busy.
+        row_block = int(min(1024, max(1, _PROJECTION_VALUES // half), max(64, -(-n // n_threads))))
 
         def work(start, stop, state):
             if cached is not None:
@@ -196,9 +202,11 @@ class HashedRandomFourier(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
                 P = np.zeros((stop - start, half))
                 for a, e in blocks:
                     P += matmul_rows(X[start:stop, a:e], engine.weights(a, e - a, 1))
-            engine.cos_sin_into(P, out[start:stop], 1)
+            finite.append(engine.cos_sin_into(P, out[start:stop], 1))
 
+        finite = []  # one flag per block (list.append is atomic)
         run_row_blocks(work, [(start, min(n, start + row_block)) for start in range(0, n, row_block)], n_threads)
+        return all(finite)
 
     @property
     def _n_features_out(self):

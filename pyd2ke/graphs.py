@@ -9,8 +9,11 @@ U{min_nodes..max_nodes} node vectors. The EMD is the documents domain's
 exact solver; pyd2ke/_domains/graphs.py has the node embeddings.
 """
 
+from numbers import Integral, Real
+
 import numpy as np
 
+from ._base import COUNT, Interval, StrOptions
 from ._domains.graphs import (
     LABEL_SCALE,
     MATRICES,
@@ -108,6 +111,15 @@ class RandomGraphEmbedding(D2KEBase):
     """
 
     metric = "graph_emd"
+    _parameter_constraints = {
+        **D2KEBase._parameter_constraints,
+        "n_eigenvectors": [Interval(Integral, 1, 4096, closed="both")],
+        "matrix": [StrOptions(set(MATRICES))],
+        "label_scale": [Interval(Real, 0, None, closed="left")],
+        "sampler": [StrOptions(set(SAMPLERS))],
+        "min_nodes": [COUNT],
+        "max_nodes": [COUNT],
+    }
 
     def __init__(
         self,

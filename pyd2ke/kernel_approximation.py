@@ -14,21 +14,23 @@ K_inner(x, y)^N only when the factors' inner maps are independent.
 """
 
 import math
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, clone
+from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.kernel_approximation import RBFSampler
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import HasMethods
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
+from ._base import COUNT, Interval, Pyd2keTransformer, StrOptions
 from ._blas import matmul_rows, pad_columns
 from ._parallel import run_row_blocks
 from ._validation import (
     check_choice,
-    check_dtype,
     check_finite_output,
     check_no_missing_rows,
     check_positive_int,
@@ -53,7 +55,7 @@ def _binomial(n, k):
     return math.comb(n, k)
 
 
-class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class RandomMaclaurin(Pyd2keTransformer):
     """Random Maclaurin features for dot-product kernels.
 
     Parameters
@@ -121,6 +123,21 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         The fitted inner maps: one shared map, or one per column of
         ``rademacher_`` (then one more for the h01 linear columns, last).
     """
+
+    _parameter_constraints = {
+        **Pyd2keTransformer._parameter_constraints,
+        "n_components": [COUNT],
+        "kernel": [StrOptions(set(KERNELS)), callable, "array-like"],
+        "degree": [Interval(Integral, 0, _MAX_DEGREE, closed="both")],
+        "gamma": [Interval(Real, None, None, closed="neither")],
+        "coef0": [Interval(Real, None, None, closed="neither")],
+        "p": [Interval(Real, 1, None, closed="neither")],
+        "max_degree": [Interval(Integral, 0, _MAX_DEGREE, closed="both"), None],
+        "h01": ["boolean"],
+        "inner": [HasMethods(["transform"]), None],
+        "random_state": ["random_state"],
+    }
+    _fitted_attribute = "degrees_"
 
     def __init__(
         self,
@@ -217,7 +234,11 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         if isinstance(kernel, str):
             check_choice(kernel, "kernel", set(KERNELS))
         elif not callable(kernel):
-            coefficients = np.asarray(kernel, dtype=np.float64).ravel()
+            try:
+                coefficients = np.asarray(kernel, dtype=np.float64).ravel()
+            except (TypeError, ValueError):
+                raise TypeError(f"kernel must be one of {sorted(KERNELS)}, a callable or an array of "
+                                f"coefficients, got {type(kernel).__name__}") from None
             if coefficients.size == 0 or not np.all(np.isfinite(coefficients)):
                 raise ValueError("kernel coefficients must be a non-empty array of finite numbers")
             if np.any(coefficients < 0):
@@ -237,8 +258,7 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
             check_positive_int(self.max_degree, "max_degree", minimum=0, maximum=_MAX_DEGREE)
         if self.inner is not None and not hasattr(self.inner, "transform"):
             raise TypeError("inner must be a transformer (an object with fit and transform)")
-        check_dtype(self.dtype)
-        effective_n_threads(self.n_jobs)
+        super()._check_params()
 
     def _check_domain(self, X):
         if isinstance(self.kernel, str) and self.kernel == "vovk_inf":
@@ -312,9 +332,8 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         p = float(self.p)
         return (p - 1.0) * p ** -(n - first + 1.0)
 
-    def fit(self, X, y=None):
+    def _fit(self, X, y=None):
         """Draw degrees and Rademacher vectors (and fit `inner` if it is not fitted)."""
-        self._check_params()
         check_no_missing_rows(X)
         X = validate_data(self, X, accept_sparse="csr", dtype=(np.float64, np.float32))
         rng = check_random_state(self.random_state)
@@ -355,36 +374,39 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
             first_feature += int(count)
         self._groups = np.array(groups, dtype=np.int64).reshape(-1, 4)
         self._n_inner_features = n_inner_features
-        return self
 
-    def transform(self, X):
-        """Random Maclaurin features of X, shape (n_samples, n_components) (plus
-        1 + n_inner_features leading exact columns with h01)."""
-        check_is_fitted(self, "degrees_")
+    def _check_input(self, X):
+        """X as the factors read it: the shared inner map's features, or X
+        itself when every factor has its own map."""
         check_no_missing_rows(X)
         X = validate_data(self, X, accept_sparse="csr", dtype=(np.float64, np.float32), reset=False)
-        dtype = check_dtype(self.dtype)
-        n_threads = effective_n_threads(self.n_jobs)
+        if not self._shared_inner():
+            return X, None
+        Xi = self._inner_features(X)
+        self._check_domain(Xi)
+        return Xi, None
+
+    def _transform_chunk(self, Xi, out):
+        """Random Maclaurin features of Xi, shape (n_samples, n_components) (plus
+        1 + n_inner_features leading exact columns with h01)."""
+        dtype = out.dtype
         shared = self._shared_inner()
-        Xi = self._inner_features(X) if shared else X
-        if shared:
-            self._check_domain(Xi)
         # Zero columns pad W to the width matmul_rows computes in; the products
         # read only the real ones.
         W = pad_columns(self.rademacher_).astype(dtype)
         scale = self._scale.astype(dtype)
         n = Xi.shape[0]
         exact = 1 + self._n_inner_features if self.h01 else 0
-        out = np.empty((n, exact + self.n_components), dtype=dtype)
-        # Per-factor inner maps cost a Python call each per chunk: larger chunks
+        # Per-factor inner maps cost a Python call each per block: larger blocks
         # amortise it (32x the bytes: 4096 rows for 1000 factors).
         chunk_bytes = _CHUNK_BYTES if shared else 32 * _CHUNK_BYTES
         rows = int(np.clip(chunk_bytes // max(1, W.shape[1] * dtype.itemsize), 64, 8192))
         stacked = self._stacked_fourier()
         if stacked is not None:
             rows = int(np.clip(_STACKED_BYTES // (8 * stacked[0].shape[1]), 64, rows))
-            signs = self.rademacher_.astype(np.float64)  # once, not per chunk
-        chunks = [(start, min(n, start + rows)) for start in range(0, n, rows)]
+            signs = self.rademacher_.astype(np.float64)  # once, not per block
+        rows = min(rows, n)  # buffers no larger than the chunk
+        blocks = [(start, min(n, start + rows)) for start in range(0, n, rows)]
 
         def buffers():
             # One projection buffer per thread (no fresh pages per chunk); the
@@ -427,8 +449,11 @@ class RandomMaclaurin(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
                 out[start:stop, 1:exact] = math.sqrt(self.coefficient(1)) * dense
                 check_finite_output(out[start:stop, :exact], "X", start)
 
-        run_row_blocks(work, chunks, n_threads, make_state=buffers)
+        run_row_blocks(work, blocks, effective_n_threads(self.n_jobs), make_state=buffers)
         return out
+
+    def _check_output(self, Z, start):
+        pass  # checked row by row as it is written (see work above)
 
     @property
     def _n_features_out(self):

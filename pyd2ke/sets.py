@@ -4,6 +4,7 @@ Section 6 and Appendix C.4)."""
 
 import numpy as np
 
+from ._base import COUNT, StrOptions
 from ._domains.point_sets import MAX_SIZE, MIN_SIZE
 from ._validation import check_choice, check_positive_int
 from .d2ke import D2KEBase
@@ -65,6 +66,13 @@ class RandomSetEmbedding(D2KEBase):
     >>> RandomSetEmbedding(n_components=16, random_state=0).fit_transform(sets).shape
     (3, 16)
     """
+
+    _parameter_constraints = {
+        **D2KEBase._parameter_constraints,
+        "metric": [StrOptions({"hausdorff", "modified_hausdorff"})],
+        "min_size": [COUNT],
+        "max_size": [COUNT],
+    }
 
     def __init__(
         self,

@@ -16,16 +16,18 @@ string alone (strings parse in parallel, new strings can be transformed
 later), and the CGK bits come from a seeded counter-based hash.
 """
 
+from numbers import Integral
+
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
+from ._base import Interval, Pyd2keTransformer, StrOptions
 from ._domains.strings import check_strings
 from ._ragged import Ragged
 from ._seeds import draw_seed
-from ._validation import check_choice, check_dtype, check_positive_int, effective_n_threads
+from ._validation import check_dtype, check_positive_int, effective_n_threads
 
 
 def _check_nonempty_strings(X, name="X"):
@@ -97,11 +99,14 @@ class ESPSketches(Ragged):
 def esp_sketches(X, n_jobs=None):
     """ESP characteristic vectors of the strings of X as :class:`ESPSketches`."""
     strings, _ = _check_nonempty_strings(X)
-    labels, counts, offsets = _core.esp_sketches(strings, effective_n_threads(n_jobs))
-    return ESPSketches(labels, counts, offsets)
+    return _sketch(strings, n_jobs)
 
 
-class ESPVectorizer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+def _sketch(strings, n_jobs):
+    return ESPSketches(*_core.esp_sketches(strings, effective_n_threads(n_jobs)))
+
+
+class ESPVectorizer(Pyd2keTransformer):
     """Edit-sensitive parsing of strings into characteristic vectors.
 
     V(S) counts every node label of the ESP tree of S, leaves (characters)
@@ -144,38 +149,40 @@ class ESPVectorizer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     (benchmarks/sfm_report.py); the tests assert c <= 4 and c <= 8.
     """
 
+    _parameter_constraints = {
+        **Pyd2keTransformer._parameter_constraints,
+        "n_features": [Interval(Integral, 1, np.iinfo(np.int64).max, closed="both")],
+        "output": [StrOptions({"csr", "sketch"})],
+    }
+    _fitted_attribute = "is_fitted_"
+
     def __init__(self, *, n_features=2**20, output="csr", n_jobs=None, dtype=np.float64):
         self.n_features = n_features
         self.output = output
         self.n_jobs = n_jobs
         self.dtype = dtype
 
-    def _check_params(self):
-        check_positive_int(self.n_features, "n_features", maximum=np.iinfo(np.int64).max)
-        check_choice(self.output, "output", ("csr", "sketch"))
-        check_dtype(self.dtype)
-        effective_n_threads(self.n_jobs)
-
-    def fit(self, X, y=None):
-        """Validate the parameters and X; ESP has nothing to learn."""
-        self._check_params()
+    def _fit(self, X, y=None):
+        """ESP has nothing to learn: X is only checked."""
         _check_nonempty_strings(X)
         self.is_fitted_ = True
-        return self
 
-    def transform(self, X):
-        """Characteristic vectors of the strings of X.
+    def _check_input(self, X):
+        return _check_nonempty_strings(X)[0], None
 
-        Returns
-        -------
-        V : scipy.sparse.csr_matrix of shape (n_strings, n_features), or ESPSketches
-        """
-        check_is_fitted(self)
-        self._check_params()
-        sketches = esp_sketches(X, self.n_jobs)
+    def _allocate(self, n):
+        return None  # each chunk's CSR rows or sketches, joined
+
+    def _transform_chunk(self, strings, out):
+        """Characteristic vectors: a CSR matrix of shape (n_strings,
+        n_features), or ESPSketches with output="sketch"."""
+        sketches = _sketch(strings, self.n_jobs)
         if self.output == "sketch":
             return sketches
         return sketches.to_csr(self.n_features, self.n_jobs).astype(check_dtype(self.dtype), copy=False)
+
+    def _check_output(self, Z, start):
+        pass  # counts of tree nodes: nothing to overflow
 
     @property
     def _n_features_out(self):
@@ -189,7 +196,28 @@ class ESPVectorizer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         return tags
 
 
-class CGKEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class _OneHotRows:
+    """The CSR arrays of n one-hot walks of T steps, filled a chunk at a
+    time: rows [a, b) own columns and data [a T, b T)."""
+
+    def __init__(self, n, T, slots_per_step, dtype):
+        self.n, self.T = n, T
+        self.n_columns = T * slots_per_step
+        # The index type scipy would pick (it copies any other into it).
+        self.index_dtype = np.int32 if max(n * T, self.n_columns) < np.iinfo(np.int32).max else np.int64
+        self.columns = np.empty(n * T, dtype=self.index_dtype)
+        self.data = np.empty(n * T, dtype=dtype)
+
+    def __getitem__(self, rows):
+        start, stop, _ = rows.indices(self.n)
+        return self.columns[start * self.T:stop * self.T], self.data[start * self.T:stop * self.T]
+
+    def matrix(self):
+        indptr = np.arange(self.n + 1, dtype=self.index_dtype) * self.T
+        return sp.csr_matrix((self.data, self.columns, indptr), shape=(self.n, self.n_columns), copy=False)
+
+
+class CGKEmbedding(Pyd2keTransformer):
     """CGK random-walk embedding of strings into Hamming (and L1) space.
 
     For a string S of length n the walk writes ``out[t] = S[i]`` and moves
@@ -228,6 +256,13 @@ class CGKEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
     """
 
     PAD = int(_core.CGK_PAD)
+    _parameter_constraints = {
+        **Pyd2keTransformer._parameter_constraints,
+        "output_length": [Interval(Integral, 1, np.iinfo(np.int32).max, closed="both"), None],
+        "output": [StrOptions({"onehot", "symbols"})],
+        "random_state": ["random_state"],
+    }
+    _fitted_attribute = "seed_"
 
     def __init__(self, *, output_length=None, output="onehot", random_state=None, n_jobs=None, dtype=np.float64):
         self.output_length = output_length
@@ -236,13 +271,6 @@ class CGKEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         self.n_jobs = n_jobs
         self.dtype = dtype
 
-    def _check_params(self):
-        if self.output_length is not None:
-            check_positive_int(self.output_length, "output_length", maximum=np.iinfo(np.int32).max)
-        check_choice(self.output, "output", ("onehot", "symbols"))
-        check_dtype(self.dtype)
-        effective_n_threads(self.n_jobs)
-
     @staticmethod
     def _symbols(strings, is_bytes):
         seen = set()
@@ -250,9 +278,8 @@ class CGKEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
             seen.update(s if is_bytes else map(ord, s))
         return np.array(sorted(seen), dtype=np.uint32)
 
-    def fit(self, X, y=None):
+    def _fit(self, X, y=None):
         """Learn the alphabet and the walk length; draw the seed."""
-        self._check_params()
         strings, is_bytes = _check_nonempty_strings(X)
         self.alphabet_ = self._symbols(strings, is_bytes)
         self.max_length_ = max(map(len, strings))
@@ -260,7 +287,6 @@ class CGKEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         self.seed_ = draw_seed(self.random_state)
         self.is_bytes_ = is_bytes
         self.n_features_out_ = self.output_length_ * (len(self.alphabet_) + 2)
-        return self
 
     def walks(self, X):
         """The walks of length 3 * len(S) of every string (a list of uint32 arrays)."""
@@ -269,34 +295,40 @@ class CGKEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         symbols, offsets = _core.cgk_walks(strings, self.seed_, 0, effective_n_threads(self.n_jobs))
         return np.split(symbols, offsets[1:-1])
 
-    def transform(self, X):
-        """Walks of length ``output_length_``, one-hot encoded or as symbols."""
-        check_is_fitted(self, "seed_")
-        self._check_params()
+    def _check_input(self, X):
         strings, is_bytes = _check_nonempty_strings(X)
         if is_bytes != self.is_bytes_:
             kinds = {False: "str", True: "bytes"}
             raise TypeError(f"X holds {kinds[is_bytes]}, but the fit data held {kinds[self.is_bytes_]}")
-        T = self.output_length_
-        symbols, _ = _core.cgk_walks(strings, self.seed_, T, effective_n_threads(self.n_jobs))
-        symbols = symbols.reshape(len(strings), T)
+        return strings, None
+
+    def _allocate(self, n):
+        # Both outputs have a known size: the symbols go into one array, the
+        # one-hot columns and values into the arrays of one CSR matrix.
         if self.output == "symbols":
-            return symbols
-        k = len(self.alphabet_)
-        # Symbol -> one-hot slot by a table over the alphabet's code range
-        # (k for the padding, k + 1 for a symbol the fit data did not have):
-        # one gather instead of a binary search per symbol.
-        top = int(self.alphabet_.max())
-        table = np.full(top + 1, k + 1, dtype=np.int64)
-        table[self.alphabet_] = np.arange(k)
-        index = table[np.minimum(symbols, top)]
-        index[symbols > top] = k + 1
-        index[symbols == self.PAD] = k
-        index += np.arange(T, dtype=np.int64) * (k + 2)
-        columns = index.ravel()
-        data = np.full(columns.shape, 0.5, dtype=check_dtype(self.dtype))
-        indptr = np.arange(len(strings) + 1, dtype=np.int64) * T
-        return sp.csr_matrix((data, columns, indptr), shape=(len(strings), T * (k + 2)))
+            return np.empty((n, self.output_length_), dtype=np.uint32)
+        return _OneHotRows(n, self.output_length_, len(self.alphabet_) + 2, check_dtype(self.dtype))
+
+    def _finish(self, out):
+        return out if self.output == "symbols" else out.matrix()
+
+    def _transform_chunk(self, strings, out):
+        """Walks of length ``output_length_``, one-hot encoded or as symbols."""
+        T = self.output_length_
+        n_threads = effective_n_threads(self.n_jobs)
+        if self.output == "symbols":
+            symbols, _ = _core.cgk_walks(strings, self.seed_, T, n_threads)
+            out[...] = symbols.reshape(len(strings), T)
+            return out
+        # The core walks and writes each step's one-hot column (slot k for
+        # the padding, k + 1 for a symbol the fit data did not have) and the
+        # values, in parallel over strings: the walks are never stored.
+        columns, data = out
+        _core.cgk_onehot_into(strings, self.seed_, T, self.alphabet_, columns, data, n_threads)
+        return out
+
+    def _check_output(self, Z, start):
+        pass  # symbols and entries of 0.5: nothing to overflow
 
     @property
     def _n_features_out(self):

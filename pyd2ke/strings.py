@@ -9,6 +9,7 @@ Levenshtein(x, w_j) / sqrt(R) (direct). Distances are not length-normalised.
 import numpy as np
 
 from ._auto import string_max_length
+from ._base import COUNT, StrOptions
 from ._domains.strings import RSE_SAMPLER, SAMPLERS
 from ._validation import check_choice, check_positive_int_or_auto, is_auto
 from .d2ke import D2KEBase
@@ -91,6 +92,11 @@ class RandomStringEmbedding(D2KEBase):
     """
 
     metric = "levenshtein"
+    _parameter_constraints = {
+        **D2KEBase._parameter_constraints,
+        "sampler": [StrOptions(set(SAMPLERS))],
+        "max_length": [COUNT, StrOptions({"auto"})],
+    }
 
     def __init__(
         self,

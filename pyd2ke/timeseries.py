@@ -8,9 +8,12 @@ i.i.d. N(0, scale^2); features are exp(-gamma * DTW(x, w_j)) / sqrt(R) (soft)
 or DTW(x, w_j) / sqrt(R) (direct).
 """
 
+from numbers import Integral, Real
+
 import numpy as np
 
 from ._auto import series_max_length
+from ._base import COUNT, Interval, StrOptions
 from ._domains.series import MIN_LENGTH, SCALE, DerivativeEngine, check_series, check_window
 from ._validation import (
     check_non_negative_real,
@@ -143,6 +146,14 @@ class RandomWarpingSeries(D2KEBase):
     """
 
     metric = "dtw"
+    _parameter_constraints = {
+        **D2KEBase._parameter_constraints,
+        "min_length": [COUNT],
+        "max_length": [COUNT, StrOptions({"auto"})],
+        "scale": [Interval(Real, 0, None, closed="neither")],
+        "window": [Interval(Integral, 0, None, closed="left"), None],
+        "derivative": ["boolean"],
+    }
 
     def __init__(
         self,

@@ -89,12 +89,21 @@ def _exists(token):
 
 WALK = _tokens("## One fit and one transform", "## How to add a domain")
 TABLE = _tokens("### The Python package, by role", "### The C++ core")
+SKELETON = _tokens("## One skeleton for every estimator", "## One fit and one transform")
 
 
-@pytest.mark.parametrize("token", WALK + TABLE)
+@pytest.mark.parametrize("token", sorted(set(WALK + TABLE + SKELETON)))
 def test_named_thing_exists(token):
     assert _exists(token), f"docs/architecture.md names {token!r}, which the code does not have"
 
 
 def test_the_walk_through_names_enough():
     assert len(WALK) > 30
+
+
+def test_the_skeleton_section_names_its_hooks():
+    from pyd2ke._base import Pyd2keTransformer
+
+    hooks = {name for name in vars(Pyd2keTransformer)
+             if name.startswith("_") and not name.startswith(("__", "_sklearn"))}  # not scikit-learn's own
+    assert hooks <= set(SKELETON), hooks - set(SKELETON)

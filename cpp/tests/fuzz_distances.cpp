@@ -1,8 +1,9 @@
-// Differential fuzzing of every distance: the fast paths (batches at every
-// SIMD level this CPU runs, float and double) against the plain reference
-// definitions, on random inputs with deterministic seeds. Built with the
-// other C++ tests, and under AddressSanitizer + UndefinedBehaviorSanitizer
-// by .ci/sanitize, where out-of-bounds reads in the SIMD tails show up.
+// Differential fuzzing of every distance: the fast paths (every entry point
+// of distance_entry_points.hpp: batches at every SIMD level this CPU runs,
+// float and double) against the plain reference definitions, on random
+// inputs with deterministic seeds. Built with the other C++ tests, and under
+// AddressSanitizer + UndefinedBehaviorSanitizer by .ci/sanitize, where
+// out-of-bounds reads in the SIMD tails show up.
 //
 //   fuzz_distances [rounds]   (default 300 rounds per target)
 
@@ -10,6 +11,7 @@
 #include <pyd2ke/pyd2ke.hpp>
 
 #include "check.hpp"
+#include "distance_entry_points.hpp"
 #include "esp_reference.hpp"
 
 #include <algorithm>
@@ -39,12 +41,6 @@ std::size_t fuzz_length(Rng& rng, std::size_t min, std::size_t max) {
     return uniform(rng, min, max);
 }
 
-bool close(double fast, double ref, double rtol) { return std::abs(fast - ref) <= rtol * std::max(1.0, std::abs(ref)); }
-
-void report(const char* target, int round, double fast, double ref) {
-    if (pyd2ke_test::failures <= 20) std::printf("  %s round %d: fast %.17g reference %.17g\n", target, round, fast, ref);
-}
-
 // --- Levenshtein ------------------------------------------------------------------
 
 std::u32string random_text(Rng& rng, std::size_t n, std::uint32_t alphabet, std::uint32_t base) {
@@ -54,33 +50,21 @@ std::u32string random_text(Rng& rng, std::size_t n, std::uint32_t alphabet, std:
 }
 
 void fuzz_levenshtein(int rounds) {
+    const auto entry_points = pyd2ke_test::levenshtein_entry_points();
     Rng rng(101);
     const std::uint32_t alphabets[] = {1, 2, 4, 26, 255, 300, 70000};
     for (int round = 0; round < rounds; ++round) {
         const std::uint32_t alphabet = alphabets[rng() % 7];
         const std::uint32_t base = alphabet <= 255 ? 0 : 0x10000 - alphabet / 2;  // around the UCS-2 limit
         const std::u32string a = random_text(rng, fuzz_length(rng, 0, 200), alphabet, base);
-        const std::u32string b = random_text(rng, fuzz_length(rng, 0, 200), alphabet, base);
-        const std::size_t ref = pyd2ke::levenshtein_reference(a, b);
-        CHECK(pyd2ke::levenshtein(a, b) == ref);
-        CHECK(pyd2ke::levenshtein(a, b, pyd2ke::MyersVariant::blocked) == ref);
+        // Short patterns (the D2KE case) and one text as long as a.
+        std::vector<std::u32string> targets(uniform(rng, 1, 40));
+        for (auto& p : targets) p = random_text(rng, fuzz_length(rng, 0, 70), alphabet, base);
+        const std::u32string& b = targets.emplace_back(random_text(rng, fuzz_length(rng, 0, 200), alphabet, base));
+        const std::vector<double> ref = entry_points.check(a, targets, "round " + std::to_string(round));
         if (alphabet <= 255) {  // the same text as bytes (high bytes included)
             const std::string a8(a.begin(), a.end()), b8(b.begin(), b.end());
-            CHECK(pyd2ke::levenshtein(a8, b8) == ref);
-        }
-        // A batch of short patterns (the D2KE case) against one text, at every SIMD level.
-        std::vector<std::u32string> patterns(uniform(rng, 1, 40));
-        for (auto& p : patterns) p = random_text(rng, fuzz_length(rng, 0, 70), alphabet, base);
-        const std::vector<pyd2ke::TextView> views(patterns.begin(), patterns.end());
-        for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
-            const pyd2ke::LevenshteinBatch batch(views, level);
-            std::vector<double> out(patterns.size());
-            batch.distances(pyd2ke::TextView(a), out.data());
-            for (std::size_t j = 0; j < patterns.size(); ++j) {
-                const double r = static_cast<double>(pyd2ke::levenshtein_reference(a, patterns[j]));
-                CHECK(out[j] == r);
-                if (out[j] != r) report("levenshtein batch", round, out[j], r);
-            }
+            CHECK(static_cast<double>(pyd2ke::levenshtein(a8, b8)) == ref.back());
         }
     }
 }
@@ -108,18 +92,7 @@ void fuzz_dtw_precision(Rng& rng, int round, double rtol) {
         v = random_values<T>(rng, fuzz_length(rng, 1, 20) * channels);
         series.emplace_back(v.data(), v.size() / channels, channels);
     }
-    const double pair_ref = pyd2ke::dtw_reference(xs, series[0], window);
-    CHECK(close(pyd2ke::dtw(xs, series[0], window), pair_ref, rtol));
-    for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
-        const pyd2ke::DtwBatch<T> batch(series, window, level);
-        std::vector<double> out(series.size());
-        batch.distances(xs, out.data());
-        for (std::size_t j = 0; j < series.size(); ++j) {
-            const double ref = pyd2ke::dtw_reference(xs, series[j], window);
-            CHECK(close(out[j], ref, rtol));
-            if (!close(out[j], ref, rtol)) report("dtw batch", round, out[j], ref);
-        }
-    }
+    pyd2ke_test::dtw_entry_points<T>(window, {rtol, rtol}).check(xs, series, "round " + std::to_string(round));
 }
 
 void fuzz_dtw(int rounds) {
@@ -172,16 +145,8 @@ void fuzz_sets_precision(Rng& rng, int round, double rtol) {
     const RandomSets<T> x(rng, 1, dim, 70, false), fixed(rng, uniform(rng, 1, 12), dim, 20, false);
     const double scale = scale_of(x, fixed);
     for (pyd2ke::SetMetric metric : {pyd2ke::SetMetric::hausdorff, pyd2ke::SetMetric::modified_hausdorff})
-        for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
-            const pyd2ke::SetDistanceBatch<T> batch(fixed.views, metric, level);
-            std::vector<double> out(fixed.views.size());
-            batch.distances(x.views[0], out.data());
-            for (std::size_t j = 0; j < out.size(); ++j) {
-                const double ref = pyd2ke::set_distance_reference(x.views[0], fixed.views[j], metric);
-                CHECK(std::abs(out[j] - ref) <= rtol * scale);
-                if (!(std::abs(out[j] - ref) <= rtol * scale)) report("hausdorff batch", round, out[j], ref);
-            }
-        }
+        pyd2ke_test::hausdorff_entry_points<T>(metric, {0, rtol * scale})
+            .check(x.views[0], fixed.views, "round " + std::to_string(round));
 }
 
 void fuzz_hausdorff(int rounds) {
@@ -200,17 +165,8 @@ void fuzz_emd_precision(Rng& rng, int round, double rtol) {
     const std::size_t longest = round % 16 == 15 ? 6000 : 25;
     const RandomSets<T> x(rng, 1, dim, longest, true), fixed(rng, uniform(rng, 1, 8), dim, 10, true);
     const double scale = scale_of(x, fixed);
-    for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
-        const pyd2ke::EmdBatch<T> batch(fixed.views, level);
-        std::vector<double> out(fixed.views.size());
-        batch.distances(x.views[0], out.data());
-        pyd2ke::EmdWorkspace ws;
-        for (std::size_t j = 0; j < out.size(); ++j) {
-            const double ref = pyd2ke::emd_reference_costs(x.views[0], fixed.views[j], ws);
-            CHECK(std::abs(out[j] - ref) <= rtol * scale);
-            if (!(std::abs(out[j] - ref) <= rtol * scale)) report("emd batch", round, out[j], ref);
-        }
-    }
+    pyd2ke_test::emd_entry_points<T>({0, rtol * scale}, {1e-12, 1e-12 * scale})
+        .check(x.views[0], fixed.views, "round " + std::to_string(round));
 }
 
 void fuzz_emd(int rounds) {

@@ -1,10 +1,11 @@
 // Differential tests: pairwise DTW (with and without a window) and the SIMD
 // lane kernels at every ISA this CPU runs, float and double, against the
-// double-precision reference DP.
+// double-precision reference DP; every entry point at once (entry_points.hpp).
 
 #include <pyd2ke/pyd2ke.hpp>
 
 #include "check.hpp"
+#include "distance_entry_points.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,8 +15,6 @@
 #include <vector>
 
 namespace {
-
-bool close(double a, double b, double rtol) { return std::abs(a - b) <= rtol * std::max(1.0, std::abs(b)); }
 
 template <class T>
 std::vector<T> random_values(std::mt19937_64& rng, std::size_t n) {
@@ -32,13 +31,14 @@ void test_pairs() {
         const long window = round % 3 == 0 ? -1 : static_cast<long>(rng() % 6);
         const auto x = random_values<double>(rng, n * c), y = random_values<double>(rng, m * c);
         const pyd2ke::SeriesView<double> a(x.data(), n, c), b(y.data(), m, c);
-        const double ref = pyd2ke::dtw_reference(a, b, window);
-        CHECK(std::isfinite(ref));
-        CHECK(close(pyd2ke::dtw(a, b, window), ref, 1e-12));
-        CHECK(close(pyd2ke::dtw(b, a, window), ref, 1e-12));
+        const std::vector<double> ref =
+            pyd2ke_test::dtw_entry_points<double>(window, {1e-12, 1e-12}).check(a, {b}, "round " + std::to_string(round));
+        CHECK(std::isfinite(ref[0]));
     }
+    // A known value, from every entry point.
     const double p[] = {0, 0, 3, 4}, q[] = {0, 0};
-    CHECK(pyd2ke::dtw(pyd2ke::SeriesView<double>(p, 2, 2), pyd2ke::SeriesView<double>(q, 1, 2)) == 5.0);
+    const auto entry_points = pyd2ke_test::dtw_entry_points<double>(-1, pyd2ke_test::kSameBits);
+    CHECK(entry_points.check(pyd2ke::SeriesView<double>(p, 2, 2), {pyd2ke::SeriesView<double>(q, 1, 2)})[0] == 5.0);
     bool threw = false;
     try {
         pyd2ke::dtw(pyd2ke::SeriesView<double>(p, 0, 2), pyd2ke::SeriesView<double>(q, 1, 2));
@@ -48,9 +48,11 @@ void test_pairs() {
     CHECK(threw);
 }
 
+// Random sets of short series (channels, lengths and windows vary) against
+// one longer series.
 template <class T>
-void test_batch(pyd2ke::SimdLevel level, double rtol) {
-    std::mt19937_64 rng(11 + static_cast<int>(level));
+void test_batch(double rtol) {
+    std::mt19937_64 rng(11);
     for (int round = 0; round < 150; ++round) {
         const std::size_t c = 1 + rng() % 6, r = 1 + rng() % 80;
         const long window = round % 3 == 0 ? static_cast<long>(rng() % 5) : -1;
@@ -58,24 +60,39 @@ void test_batch(pyd2ke::SimdLevel level, double rtol) {
         std::vector<pyd2ke::SeriesView<T>> random_series;
         for (auto& s : storage) s = random_values<T>(rng, (1 + rng() % 12) * c);
         for (auto& s : storage) random_series.emplace_back(s.data(), s.size() / c, c);
-        const pyd2ke::DtwBatch<T> batch(random_series, window, level);
         const std::size_t n = 1 + rng() % 60;
         const auto x = random_values<T>(rng, n * c);
-        const pyd2ke::SeriesView<T> xs(x.data(), n, c);
-        std::vector<double> out(r);
-        batch.distances(xs, out.data());
-        for (std::size_t j = 0; j < r; ++j) CHECK(close(out[j], pyd2ke::dtw_reference(xs, random_series[j], window), rtol));
+        pyd2ke_test::dtw_entry_points<T>(window, {rtol, rtol})
+            .check(pyd2ke::SeriesView<T>(x.data(), n, c), random_series, "round " + std::to_string(round));
     }
+}
+
+// Series of every boundary length (lanes of 2 to 16 values, groups of 4
+// registers) against each other, one and three channels.
+template <class T>
+void test_boundary_lengths(double rtol) {
+    std::mt19937_64 rng(13);
+    for (std::size_t c : {1, 3})
+        for (long window : {-1L, 0L, 5L}) {
+            const auto entry_points = pyd2ke_test::dtw_entry_points<T>(window, {rtol, rtol});
+            std::vector<std::vector<T>> storage;
+            for (std::size_t length : pyd2ke_test::kEdgeLengths)
+                if (length > 0) storage.push_back(random_values<T>(rng, length * c));
+            std::vector<pyd2ke::SeriesView<T>> series;
+            for (const auto& s : storage) series.emplace_back(s.data(), s.size() / c, c);
+            for (const auto& x : series)
+                entry_points.check(x, series, std::to_string(x.length) + " steps of " + std::to_string(c));
+        }
 }
 
 }  // namespace
 
 int main() {
     test_pairs();
-    for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
-        std::printf("DTW lane kernels at SIMD level %s\n", pyd2ke::simd_level_name(level));
-        test_batch<double>(level, 1e-12);
-        test_batch<float>(level, 1e-4);
-    }
+    pyd2ke_test::print_simd_levels("DTW entry points");
+    test_batch<double>(1e-12);
+    test_batch<float>(1e-4);
+    test_boundary_lengths<double>(1e-12);
+    test_boundary_lengths<float>(1e-4);
     return test_verdict();
 }

@@ -3,11 +3,14 @@
 // (integral of |F - G|). Every solve is also checked for primal
 // feasibility and for the optimality certificate (dual feasibility plus
 // complementary slackness), which proves optimality on its own; the large
-// problems rely on that certificate alone.
+// problems rely on that certificate alone. Every EMD entry point (EmdBatch,
+// its word tables, each level's simplex) is checked against the definition
+// too (entry_points.hpp).
 
 #include <pyd2ke/distance/emd.hpp>
 
 #include "check.hpp"
+#include "distance_entry_points.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -277,6 +280,40 @@ void test_against_reference(pyd2ke::SimdLevel level) {
     std::printf("%d random problems match the reference LP\n", solved);
 }
 
+// Every entry point (entry_points.hpp) on weighted point sets of every
+// boundary size, some weights zero, against each other: the batch (costs
+// from |a|^2 + |b|^2 - 2ab in T) within a tolerance of the definition, its
+// word-table and D2KE paths with the batch's bits, and the definition with
+// each level's simplex, bit for bit where two levels share a build.
+template <class T>
+void test_entry_points(double rtol) {
+    std::mt19937_64 rng(41);
+    std::normal_distribution<double> normal;
+    const auto entry_points = pyd2ke_test::emd_entry_points<T>({rtol, rtol}, {1e-12, 1e-12});
+    for (std::size_t dim : {1, 5}) {
+        std::vector<std::vector<T>> points;
+        std::vector<std::vector<double>> weights;
+        for (std::size_t size : pyd2ke_test::kEdgeLengths) {
+            if (size == 0) continue;
+            points.emplace_back(size * dim);
+            for (T& v : points.back()) v = static_cast<T>(dim == 1 ? std::round(3 * normal(rng)) : normal(rng));
+            weights.emplace_back(size);
+            for (double& w : weights.back()) w = rng() % 5 == 0 ? 0.0 : static_cast<double>(1 + rng() % 4);
+            weights.back()[rng() % size] = 1.0;
+        }
+        for (bool weighted : {false, true}) {
+            std::vector<pyd2ke::PointSetView<T>> sets;
+            for (std::size_t i = 0; i < points.size(); ++i)
+                sets.emplace_back(points[i].data(), points[i].size() / dim, dim,
+                                  weighted ? weights[i].data() : nullptr);
+            for (const auto& x : sets)
+                entry_points.check(x, sets,
+                                   std::to_string(x.size) + (weighted ? " weighted" : "") + " points in " +
+                                       std::to_string(dim) + "-d");
+        }
+    }
+}
+
 // 1-D EMD with |x - y| costs is the integral of |F_a - F_b|.
 void test_one_dimensional() {
     std::mt19937_64 rng(7);
@@ -499,6 +536,9 @@ int main() {
         test_long_against_few(level);
         test_against_reference(level);
     }
+    pyd2ke_test::print_simd_levels("EMD entry points");
+    test_entry_points<double>(1e-9);
+    test_entry_points<float>(1e-3);
     test_large();
     return test_verdict();
 }

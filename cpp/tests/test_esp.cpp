@@ -7,6 +7,7 @@
 #include "check.hpp"
 #include "esp_reference.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -155,6 +156,22 @@ void test_cgk() {
     CHECK(o1[1] == static_cast<std::int64_t>(3 * texts[0].size()));
     const auto f = pyd2ke::cgk_embed_batch(views, seed, 150, o1, 2);
     CHECK(o1.back() == 300 * 150);
+    // One-hot columns of the same walks, the alphabet {b, c} (a and d are
+    // unknown symbols): step t's column t * 4 + slot, slots b 0, c 1, pad 2,
+    // unknown 3; at 1 and 3 threads, in 32- and 64-bit columns.
+    const pyd2ke::CgkSlots slots(std::vector<std::uint32_t>{'b', 'c'});
+    CHECK(slots.width() == 4);
+    for (int threads : {1, 3}) {
+        std::vector<std::int32_t> c32(f.size());
+        std::vector<std::int64_t> c64(f.size());
+        pyd2ke::cgk_onehot_columns(views, seed, 150, slots, c32.data(), threads);
+        pyd2ke::cgk_onehot_columns(views, seed, 150, slots, c64.data(), threads);
+        for (std::size_t q = 0; q < f.size(); ++q) {
+            const std::uint32_t c = f[q];
+            const std::int64_t slot = c == 'b' ? 0 : c == 'c' ? 1 : c == pyd2ke::kCgkPad ? 2 : 3;
+            CHECK(c64[q] == static_cast<std::int64_t>(q % 150) * 4 + slot && c32[q] == c64[q]);
+        }
+    }
     // Hamming distance after k random substitutions tracks k.
     double ratio_sum = 0;
     int count = 0;
@@ -190,6 +207,11 @@ void test_hashed_csr() {
             const pyd2ke::HashedCsr csr = pyd2ke::esp_hashed_csr(sk.labels.data(), sk.counts.data(),
                                                                  sk.offsets.data(), sk.size(), n_features, threads);
             CHECK(csr.indptr.size() == sk.size() + 1 && csr.indptr[0] == 0);
+            const auto csr32 = pyd2ke::esp_hashed_csr<std::int32_t>(sk.labels.data(), sk.counts.data(),
+                                                                    sk.offsets.data(), sk.size(), n_features, threads);
+            CHECK(std::equal(csr.indptr.begin(), csr.indptr.end(), csr32.indptr.begin(), csr32.indptr.end()));
+            CHECK(std::equal(csr.indices.begin(), csr.indices.end(), csr32.indices.begin(), csr32.indices.end()));
+            CHECK(std::equal(csr.data.begin(), csr.data.end(), csr32.data.begin(), csr32.data.end()));
             for (std::size_t i = 0; i < sk.size(); ++i) {
                 std::map<std::int64_t, double> row;
                 for (std::int64_t k = sk.offsets[i]; k < sk.offsets[i + 1]; ++k)

@@ -1,11 +1,12 @@
 // Differential tests: every Levenshtein path (one-word Myers, multi-word
 // Myers, SIMD lane groups at every width and every ISA this CPU runs) against
 // the plain dynamic programme, on random strings whose lengths straddle the
-// lane and word boundaries.
+// lane and word boundaries; every entry point at once (entry_points.hpp).
 
 #include <pyd2ke/pyd2ke.hpp>
 
 #include "check.hpp"
+#include "distance_entry_points.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -29,22 +30,21 @@ std::basic_string<To> narrow(const std::u32string& s) {
     return std::basic_string<To>(s.begin(), s.end());
 }
 
+// Every pair of boundary lengths, through every entry point.
 void test_pairs() {
+    const auto entry_points = pyd2ke_test::levenshtein_entry_points();
     std::mt19937_64 rng(42);
     for (std::uint32_t alphabet : {1u, 4u, 20u, 256u}) {
         for (std::size_t la : kBoundaryLengths) {
-            for (std::size_t lb : kBoundaryLengths) {
-                const std::u32string a = random_string(rng, la, alphabet, 0);
-                const std::u32string b = random_string(rng, lb, alphabet, 0);
-                const std::size_t ref = pyd2ke::levenshtein_reference(a, b);
-                CHECK(pyd2ke::levenshtein(a, b) == ref);
-                CHECK(pyd2ke::levenshtein(b, a) == ref);
-                CHECK(pyd2ke::levenshtein(a, b, pyd2ke::MyersVariant::blocked) == ref);
-                if (alphabet <= 256) {  // the same strings as bytes and as UCS-2 units
-                    const std::string a8(a.begin(), a.end()), b8(b.begin(), b.end());
-                    CHECK(pyd2ke::levenshtein(a8, b8) == ref);
-                    CHECK(pyd2ke::levenshtein(narrow<char16_t>(a), narrow<char16_t>(b)) == ref);
-                }
+            const std::u32string a = random_string(rng, la, alphabet, 0);
+            std::vector<std::u32string> targets;
+            for (std::size_t lb : kBoundaryLengths) targets.push_back(random_string(rng, lb, alphabet, 0));
+            const std::vector<double> ref = entry_points.check(a, targets, "a text of " + std::to_string(la));
+            for (std::size_t j = 0; j < targets.size(); ++j) {  // the same strings as bytes and as UCS-2 units
+                const std::u32string& b = targets[j];
+                const std::string a8(a.begin(), a.end()), b8(b.begin(), b.end());
+                CHECK(static_cast<double>(pyd2ke::levenshtein(a8, b8)) == ref[j]);
+                CHECK(static_cast<double>(pyd2ke::levenshtein(narrow<char16_t>(a), narrow<char16_t>(b))) == ref[j]);
             }
         }
     }
@@ -61,38 +61,30 @@ void test_pairs() {
     CHECK(pyd2ke::levenshtein(hi.begin(), hi.end(), hi32.begin(), hi32.end()) == 0);
 }
 
-void test_batch(pyd2ke::SimdLevel level) {
-    std::mt19937_64 rng(7 + static_cast<int>(level));
+// Random pattern sets (astral code points in some rounds exercise the
+// sparse symbol table) against texts that may hold symbols no pattern has.
+void test_batch() {
+    const auto entry_points = pyd2ke_test::levenshtein_entry_points();
+    std::mt19937_64 rng(7);
     for (int round = 0; round < 120; ++round) {
         const std::uint32_t alphabet = round % 4 == 0 ? 1 : (round % 4 == 1 ? 4 : (round % 4 == 2 ? 20 : 300));
-        // Astral code points in some rounds exercise the sparse symbol table.
         const std::uint32_t base = round % 5 == 4 ? 0x1F000 : (round % 5 == 3 ? 0x4E00 : 0);
         std::vector<std::u32string> patterns(1 + rng() % 150);
         for (auto& p : patterns) {
             const std::size_t m = round % 3 == 0 ? kBoundaryLengths[rng() % 19] : rng() % 11;
             p = random_string(rng, m, alphabet, base);
         }
-        std::vector<pyd2ke::TextView> views(patterns.begin(), patterns.end());
-        const pyd2ke::LevenshteinBatch batch(views, level);
-        CHECK(batch.size() == patterns.size());
-        pyd2ke::LevenshteinBatch::Scratch scratch;
+        CHECK(pyd2ke::LevenshteinBatch(std::vector<pyd2ke::TextView>(patterns.begin(), patterns.end())).size() ==
+              patterns.size());
         for (int t = 0; t < 4; ++t) {
-            // Texts may hold symbols that no pattern has.
             const std::u32string text = random_string(rng, kBoundaryLengths[rng() % 19] + rng() % 3, alphabet + 2, base);
-            std::vector<double> out(patterns.size(), -1);
-            batch.distances(text, out.data(), scratch);
-            for (std::size_t j = 0; j < patterns.size(); ++j)
-                CHECK(out[j] == static_cast<double>(pyd2ke::levenshtein_reference(text, patterns[j])));
+            entry_points.check(text, patterns, "round " + std::to_string(round));
         }
     }
     // Long texts: distances beyond 255 must not wrap in 8-bit lanes.
-    std::vector<std::u32string> patterns{U"ab", U"abcdefgh", U"abcdefghijklmnop", U""};
-    std::vector<pyd2ke::TextView> views(patterns.begin(), patterns.end());
-    const pyd2ke::LevenshteinBatch batch(views, level);
-    const std::u32string text(70000, U'z');
-    std::vector<std::uint64_t> out(patterns.size());
-    batch.distances(text, out.data());
-    for (std::size_t j = 0; j < patterns.size(); ++j) CHECK(out[j] == 70000);
+    const std::vector<std::u32string> patterns{U"ab", U"abcdefgh", U"abcdefghijklmnop", U""};
+    const std::vector<double> out = entry_points.check(std::u32string(70000, U'z'), patterns, "a long text");
+    for (double d : out) CHECK(d == 70000);
 }
 
 void test_features_and_threads() {
@@ -165,11 +157,9 @@ void test_parallel_exception() {
 }  // namespace
 
 int main() {
+    pyd2ke_test::print_simd_levels("Levenshtein entry points");
     test_pairs();
-    for (pyd2ke::SimdLevel level : pyd2ke::supported_simd_levels()) {
-        std::printf("batch kernels at SIMD level %s\n", pyd2ke::simd_level_name(level));
-        test_batch(level);
-    }
+    test_batch();
     test_features_and_threads();
     test_parallel_exception();
     std::printf("openmp: %s, best SIMD level: %s\n", pyd2ke::has_openmp() ? "yes" : "no",

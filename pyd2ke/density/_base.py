@@ -7,24 +7,14 @@ import numbers
 
 import numpy as np
 from scipy.spatial.distance import pdist
-from sklearn.base import (
-    BaseEstimator,
-    ClassNamePrefixFeaturesOutMixin,
-    TransformerMixin,
-)
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted
 
+from .._base import Interval, Pyd2keTransformer, StrOptions
 from .._blas import matmul_rows, pad_columns
 from .._domains.point_sets import check_point_sets
-from .._parallel import check_chunk, chunk_bounds, run_row_blocks
+from .._parallel import run_row_blocks
 from .._ragged import Ragged
-from .._validation import (
-    check_dtype,
-    check_finite_output,
-    check_positive_int,
-    effective_n_threads,
-)
+from .._validation import MAX_COUNT, check_positive_int, effective_n_threads
 
 # Blocks of sets: at most this many sets or sample points (subclasses may
 # lower the number of sets to bound their per-set buffers).
@@ -32,6 +22,9 @@ _BLOCK_SETS = 64
 _BLOCK_POINTS = 1 << 15
 # Fit sets whose pairwise embedding distances set sigma="median".
 _MEDIAN_SETS = 256
+# A width (bandwidth, sigma): a positive number, or the rule that sets it at fit.
+POSITIVE = Interval(numbers.Real, 0, None, closed="neither")
+EVEN_COUNT = Interval(numbers.Integral, 2, MAX_COUNT, closed="both")  # _check_even adds "even"
 
 
 # ---- parameter checks ----------------------------------------------------------
@@ -82,37 +75,32 @@ def _median_distance(F, name, what):
 
 
 # ---- shared machinery ---------------------------------------------------------
-class _SampleSetTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class _SampleSetTransformer(Pyd2keTransformer):
     """Fit-time scaling, blocks over sets run by n_jobs threads, and the final
     RBF random Fourier features. Subclasses check their own parameters
     (`_check_own_params`), fit and draw what they need on the scaled sets
     (`_fit_scaled`) and define the pre-RFF map `_embed_block`."""
 
+    _parameter_constraints = {
+        **Pyd2keTransformer._parameter_constraints,
+        "n_components": [EVEN_COUNT],
+        "sigma": [POSITIVE, StrOptions({"median"})],
+        "random_state": ["random_state"],
+    }
+    _fitted_attribute = "random_weights_"
+
     def _check_params(self):
         _check_even(self.n_components)
         self._check_own_params()
         _check_positive_real(self.sigma, "sigma", ("median",))
-        check_dtype(self.dtype)
-        effective_n_threads(self.n_jobs)
+        super()._check_params()
 
-    def fit(self, X, y=None):
+    def _fit(self, X, y=None):
         """Fit the scaling onto [0, 1]^l (and the bandwidths and sigma the
-        parameters leave to the data); draw the random frequencies.
-
-        Parameters
-        ----------
-        X : list of array-like of shape (n_samples_i, n_dims)
-        y : ignored
-
-        Returns
-        -------
-        self
-        """
-        self._check_params()
+        parameters leave to the data); draw the random frequencies."""
         self.__dict__.pop("_padded_cache", None)  # padded copies of an earlier fit's weights
         rng = check_random_state(self.random_state)
         self._fit_scaled(self._scale_sets(X, fit=True), rng)
-        return self
 
     def _scale_sets(self, X, fit):
         packed = check_point_sets(X, "X")
@@ -134,10 +122,10 @@ class _SampleSetTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         values = (packed.values - self.data_min_) / self.data_range_
         return Ragged(np.ascontiguousarray(values), packed.offsets)
 
-    def _map_blocks(self, packed, fn, width, dtype):
+    def _map_blocks(self, packed, fn, width, dtype, out=None):
         """out[start:stop] = fn(packed[start:stop]) over the fixed blocks, in
         n_jobs threads, each with single-threaded BLAS."""
-        out = np.empty((len(packed), width), dtype=dtype)
+        out = np.empty((len(packed), width), dtype=dtype) if out is None else out
 
         def work(start, stop, state):
             out[start:stop] = fn(packed[start:stop])
@@ -189,38 +177,21 @@ class _SampleSetTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
     def _embed_sets(self, packed):
         return self._map_blocks(packed, self._embed_block, self._embedding_width(), np.float64)
 
-    def transform(self, X):
-        """Random features of the sample sets.
+    def _check_input(self, X):
+        """A list of sets is checked, scaled and packed a chunk at a time
+        (O(chunk) memory above the output); other inputs whole."""
+        if isinstance(X, (list, tuple)) and len(X) > 0:
+            return list(X), lambda part: self._scale_sets(part, fit=False)
+        return self._scale_sets(X, fit=False), None
 
-        Parameters
-        ----------
-        X : list of array-like of shape (n_samples_i, n_dims)
-            Sample sets; sizes may differ, the dimension may not.
-
-        Returns
-        -------
-        Z : ndarray of shape (n_sets, n_components), C-contiguous
-            Z[i] . Z[j] approximates K(p_i, p_j).
-        """
-        check_is_fitted(self, "random_weights_")
-        dtype = check_dtype(self.dtype)
-        W = self.random_weights_
+    def _transform_chunk(self, packed, out):
+        """Z[i] . Z[j] approximates K(p_i, p_j); rows do not depend on the chunk."""
+        W, dtype = self.random_weights_, out.dtype
 
         def features(block):
             return self._random_fourier(self._embed_block(block), W, dtype)
 
-        if not isinstance(X, (list, tuple)) or len(X) == 0:
-            Z = self._map_blocks(self._scale_sets(X, fit=False), features, self.n_components, dtype)
-        else:
-            # A list of sets is checked, scaled and packed a chunk at a time:
-            # O(chunk) memory above the output (rows do not depend on the chunk).
-            items = list(X)
-            Z = np.empty((len(items), self.n_components), dtype=dtype)
-            for start, stop in chunk_bounds(items):
-                packed = check_chunk(lambda part: self._scale_sets(part, fit=False), items, start, stop)
-                Z[start:stop] = self._map_blocks(packed, features, self.n_components, dtype)
-        check_finite_output(Z, "X")
-        return Z
+        return self._map_blocks(packed, features, out.shape[1], dtype, out)
 
     @property
     def _n_features_out(self):

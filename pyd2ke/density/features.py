@@ -6,9 +6,10 @@ import math
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from .._base import COUNT, StrOptions
 from .._blas import matmul_rows
 from .._validation import check_choice, check_positive_int
-from ._base import _check_positive_real, _SampleSetTransformer
+from ._base import POSITIVE, _check_positive_real, _SampleSetTransformer
 from .bandwidth import BANDWIDTH_RULES, cv_bandwidth, scott_bandwidth
 from .basis import basis_indices, basis_matrix
 from .kde import kde_at_points, kde_on_grid
@@ -142,6 +143,18 @@ class DensityKernelFeatures(_SampleSetTransformer):
     >>> DensityKernelFeatures("js", n_components=64, random_state=0).fit_transform(sets).shape
     (3, 64)
     """
+
+    _parameter_constraints = {
+        **_SampleSetTransformer._parameter_constraints,
+        "divergence": [StrOptions(set(DIVERGENCES))],
+        "n_lambdas": [COUNT],
+        "basis_size": [COUNT, None],
+        "n_integration_points": [COUNT, None],
+        "bandwidth": [POSITIVE, StrOptions(set(BANDWIDTH_RULES))],
+        "basis": [StrOptions({"cosine", "fourier"})],
+        "integration": [StrOptions({"grid", "random"})],
+        "boundary": [StrOptions({"reflect", "none"})],
+    }
 
     def __init__(
         self,

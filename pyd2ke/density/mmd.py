@@ -3,8 +3,9 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from .._base import StrOptions
 from .._validation import check_positive_int
-from ._base import _check_positive_real, _median_distance, _SampleSetTransformer
+from ._base import EVEN_COUNT, POSITIVE, _check_positive_real, _median_distance, _SampleSetTransformer
 
 # Fit points whose pairwise distances set base_bandwidth="median".
 _MEDIAN_POINTS = 1024
@@ -54,6 +55,12 @@ class MeanEmbeddingFeatures(_SampleSetTransformer):
     >>> MeanEmbeddingFeatures(64, random_state=0).fit_transform(sets).shape
     (3, 64)
     """
+
+    _parameter_constraints = {
+        **_SampleSetTransformer._parameter_constraints,
+        "n_base_components": [EVEN_COUNT],
+        "base_bandwidth": [POSITIVE, StrOptions({"median"})],
+    }
 
     def __init__(
         self,

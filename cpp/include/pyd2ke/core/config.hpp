@@ -13,8 +13,6 @@
 
 #if PYD2KE_HAS_VECTOR_EXTENSIONS && (defined(__x86_64__) || defined(__i386__))
 #define PYD2KE_X86_DISPATCH 1
-#define PYD2KE_TARGET(isa) __attribute__((target(isa)))
 #else
 #define PYD2KE_X86_DISPATCH 0
-#define PYD2KE_TARGET(isa)
 #endif

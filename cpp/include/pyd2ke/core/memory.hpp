@@ -3,6 +3,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -26,5 +31,35 @@ inline void advise_huge_pages(void* data, std::size_t bytes) {
     (void)bytes;
 #endif
 }
+
+// An allocator that leaves resize()d elements uninitialised (value-initialised
+// only when a value is given): a large output that threads fill in parallel
+// is then not first zeroed by one thread, which would be a serial pass over
+// the whole buffer and would first-touch every page from that thread.
+template <class T>
+struct DefaultInitAllocator {
+    using value_type = T;
+    DefaultInitAllocator() = default;
+    template <class U>
+    DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+    T* allocate(std::size_t n) { return std::allocator<T>{}.allocate(n); }
+    void deallocate(T* p, std::size_t n) noexcept { std::allocator<T>{}.deallocate(p, n); }
+    template <class U>
+    void construct(U* p) noexcept(std::is_nothrow_default_constructible<U>::value) {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+    template <class U>
+    bool operator==(const DefaultInitAllocator<U>&) const noexcept { return true; }
+    template <class U>
+    bool operator!=(const DefaultInitAllocator<U>&) const noexcept { return false; }
+};
+
+// A vector whose resize() does not write the new elements.
+template <class T>
+using UninitializedVector = std::vector<T, DefaultInitAllocator<T>>;
 
 }  // namespace pyd2ke

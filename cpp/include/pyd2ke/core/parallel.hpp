@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <mutex>
 
@@ -47,6 +48,35 @@ struct Interrupted : std::exception {
 using InterruptPoll = bool (*)();
 
 namespace detail {
+
+// Wall time spent in outermost parallel_for_blocks calls, for measuring
+// what part of a transform runs outside parallel regions (its serial
+// fraction, benchmarks/thread_scaling.py). Two clock reads per region.
+inline std::atomic<std::int64_t>& parallel_region_nanoseconds() {
+    static std::atomic<std::int64_t> total{0};
+    return total;
+}
+
+class ParallelRegionTimer {
+public:
+    ParallelRegionTimer() : outermost_(depth()++ == 0), start_(std::chrono::steady_clock::now()) {}
+    ~ParallelRegionTimer() {
+        --depth();
+        if (!outermost_) return;
+        const auto elapsed = std::chrono::steady_clock::now() - start_;
+        parallel_region_nanoseconds() += std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count();
+    }
+    ParallelRegionTimer(const ParallelRegionTimer&) = delete;
+    ParallelRegionTimer& operator=(const ParallelRegionTimer&) = delete;
+
+private:
+    static int& depth() {
+        thread_local int d = 0;  // regions nested in a region's body count once
+        return d;
+    }
+    bool outermost_;
+    std::chrono::steady_clock::time_point start_;
+};
 
 inline InterruptPoll& interrupt_poll() {
     thread_local InterruptPoll poll = nullptr;
@@ -92,6 +122,7 @@ private:
 template <class Body>
 void parallel_for_blocks(std::size_t n, int n_threads, std::size_t block, Body&& body) {
     if (n == 0) return;
+    detail::ParallelRegionTimer timer;
     block = std::max<std::size_t>(block, 1);
     const std::size_t n_blocks = (n + block - 1) / block;
     detail::InterruptCheck interrupt;  // created on the calling thread, used only there
@@ -132,5 +163,8 @@ void parallel_for_blocks(std::size_t n, int n_threads, std::size_t block, Body&&
     if (first_error) std::rethrow_exception(first_error);
     if (interrupted.load()) throw Interrupted();
 }
+
+// Seconds spent so far, by every caller, inside outermost parallel loops.
+inline double parallel_region_seconds() { return 1e-9 * static_cast<double>(detail::parallel_region_nanoseconds().load()); }
 
 }  // namespace pyd2ke

@@ -33,17 +33,6 @@ template <class T>
 using DtwLanesKernel = void (*)(const T* w, std::size_t dmax, std::size_t channels, const T* x, std::size_t n,
                                 const T* band, T* col);
 
-template <class T>
-PYD2KE_ALWAYS_INLINE T ground_cost_scalar(const T* a, const T* b, std::size_t channels) {
-    if (channels == 1) return std::abs(a[0] - b[0]);
-    T sum = 0;
-    for (std::size_t c = 0; c < channels; ++c) {
-        const T d = a[c] - b[c];
-        sum += d * d;
-    }
-    return std::sqrt(sum);
-}
-
 // The reference lane kernel: plain C++, one lane at a time.
 template <class T, bool Windowed>
 inline void dtw_lanes_portable(const T* w, std::size_t dmax, std::size_t channels, const T* x, std::size_t n,

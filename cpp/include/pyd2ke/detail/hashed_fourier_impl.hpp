@@ -129,15 +129,22 @@ inline void cos_sin_portable(const double* p, std::size_t n, double scale, T* ou
     }
 }
 
-// The kernels of one SIMD level; `lanes` is the multiple the accumulation
-// buffer must be padded to.
-template <FourierKernel K, class T>
-struct FourierKernels {
+// The weight kernels of one SIMD level for the kernel K; `lanes` is the
+// multiple the accumulation buffer must be padded to.
+template <FourierKernel K>
+struct FourierWeightKernels {
     void (*add_weights)(const double*, double, std::size_t, double*);
     // w[k - first] = scale * w_k for first <= k < first + count.
     void (*weight_row)(std::uint64_t key, double scale, std::size_t first, std::size_t count, double* w);
-    void (*cos_sin)(const double*, std::size_t, double, T*, T*);
     std::size_t lanes;
+};
+
+// The cos/sin kernel of one SIMD level, for outputs of type T. A table of
+// its own: the features of both kernels are cos and sin of their
+// projections, only the weights depend on the kernel.
+template <class T>
+struct FourierCosSinKernel {
+    void (*cos_sin)(const double*, std::size_t, double, T*, T*);
 };
 
 template <FourierKernel K>
@@ -148,6 +155,7 @@ inline void portable_weight_row(std::uint64_t key, double scale, std::size_t fir
 }  // namespace detail
 }  // namespace pyd2ke
 
-// The kernel tables, one per instruction set: simd_table<FourierKernels<K, T>>(level).
+// The kernel tables, one per instruction set: simd_table<FourierWeightKernels<K>>(level)
+// and simd_table<FourierCosSinKernel<T>>(level).
 #define PYD2KE_SIMD_KERNEL_BODY "../detail/hashed_fourier_simd.inl"
 #include "../core/simd_dispatch.hpp"

@@ -174,13 +174,23 @@ inline void cos_sin(const double* p, std::size_t n, double scale, T* out_cos, T*
     FourierVec::cos_sin<T>(p, n, scale, out_cos, out_sin);
 }
 
-template <FourierKernel K, class T>
-inline FourierKernels<K, T> kernel_table(SimdTableTag<FourierKernels<K, T>>, Isa) {
-    return {add_weights, hashed_weight_row<K>, cos_sin<T>, FourierVec::lanes};
+template <FourierKernel K>
+inline FourierWeightKernels<K> kernel_table(SimdTableTag<FourierWeightKernels<K>>, Isa) {
+    return {add_weights, hashed_weight_row<K>, FourierVec::lanes};
+}
+
+template <class T>
+inline FourierCosSinKernel<T> kernel_table(SimdTableTag<FourierCosSinKernel<T>>, Isa) {
+    return {cos_sin<T>};
 }
 #else
-template <FourierKernel K, class T>
-inline FourierKernels<K, T> kernel_table(SimdTableTag<FourierKernels<K, T>>, Isa) {
-    return {add_weights_portable, portable_weight_row<K>, cos_sin_portable<T>, 1};
+template <FourierKernel K>
+inline FourierWeightKernels<K> kernel_table(SimdTableTag<FourierWeightKernels<K>>, Isa) {
+    return {add_weights_portable, portable_weight_row<K>, 1};
+}
+
+template <class T>
+inline FourierCosSinKernel<T> kernel_table(SimdTableTag<FourierCosSinKernel<T>>, Isa) {
+    return {cos_sin_portable<T>};
 }
 #endif

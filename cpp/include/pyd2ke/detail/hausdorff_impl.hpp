@@ -1,16 +1,47 @@
 #pragma once
-// The two reductions of SetDistanceBatch (distance/hausdorff.hpp) over a
-// block of squared distances.
+// The Hausdorff distances of distance/hausdorff.hpp: their definition from
+// differences (the reference), and the two reductions of SetDistanceBatch
+// (hausdorff_batch_impl.hpp) over a block of squared distances.
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <limits>
+#include <stdexcept>
 
 #include "../core/config.hpp"
+#include "../core/point_set.hpp"
 
 namespace pyd2ke {
 namespace detail {
+
+// The definition, from differences, in double precision: the larger of the
+// two directed distances, each the maximum (modified: the mean) over one
+// set's points of the distance to the nearest point of the other.
+template <class T>
+double set_distance_definition(const PointSetView<T>& a, const PointSetView<T>& b, bool modified) {
+    if (a.size == 0 || b.size == 0) throw std::invalid_argument("set_distance: sets must not be empty");
+    if (a.dim != b.dim) throw std::invalid_argument("set_distance: sets have different dimensions");
+    auto directed = [&](const PointSetView<T>& x, const PointSetView<T>& y) {
+        double total = 0, worst = 0;
+        for (std::size_t i = 0; i < x.size; ++i) {
+            double best = std::numeric_limits<double>::infinity();
+            for (std::size_t j = 0; j < y.size; ++j) {
+                double s = 0;
+                for (std::size_t k = 0; k < x.dim; ++k) {
+                    const double d = static_cast<double>(x.point(i)[k]) - static_cast<double>(y.point(j)[k]);
+                    s += d * d;
+                }
+                best = std::min(best, s);
+            }
+            total += std::sqrt(best);
+            worst = std::max(worst, std::sqrt(best));
+        }
+        return modified ? total / static_cast<double>(x.size) : worst;
+    };
+    return std::max(directed(a, b), directed(b, a));
+}
 
 // One pass over a row of distances (n >= 1): nearest[r] = min(nearest[r],
 // row[r]), and the row's minimum. Written with vector types because the

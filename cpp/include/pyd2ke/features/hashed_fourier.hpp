@@ -13,19 +13,12 @@
 // weights are generated once per block (a few MiB of accumulators, and the
 // block's nonzeros).
 
-#include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
-#include <vector>
 
 #include "../core/cpu_features.hpp"
-#include "../core/finite.hpp"
-#include "../core/parallel.hpp"
-#include "../detail/entries_by_coordinate.hpp"
 #include "../detail/hashed_fourier_impl.hpp"
+#include "../detail/hashed_fourier_map_impl.hpp"
 
 namespace pyd2ke {
 
@@ -34,53 +27,33 @@ public:
     // Sparse rows are transformed in blocks of rows and tiles of components:
     // a tile's accumulators for all rows of a block fit in L2, and a block's
     // nonzeros are sorted at once (unless one row has more).
-    static constexpr std::size_t kTileComponents = 128;
-    static constexpr std::size_t kBlockAccumulatorBytes = std::size_t{512} << 10;
-    static constexpr std::size_t kBlockEntries = std::size_t{1} << 20;
+    static constexpr std::size_t kTileComponents = detail::HashedFourierMap::kTileComponents;
+    static constexpr std::size_t kBlockAccumulatorBytes = detail::HashedFourierMap::kBlockAccumulatorBytes;
+    static constexpr std::size_t kBlockEntries = detail::HashedFourierMap::kBlockEntries;
 
     // bandwidth: beta for the Laplacian kernel, gamma for the RBF kernel.
     HashedRandomFourier(FourierKernel kernel, double bandwidth, std::size_t n_components, std::uint64_t seed,
                         SimdLevel level = detect_simd_level())
-        : kernel_(kernel), n_components_(n_components), seed_(seed), level_(require_simd_level(level)) {
-        if (!(bandwidth > 0) || !std::isfinite(bandwidth))
-            throw std::invalid_argument("HashedRandomFourier: the bandwidth (beta or gamma) must be positive and finite");
-        if (n_components < 2 || n_components % 2 != 0)
-            throw std::invalid_argument("HashedRandomFourier: n_components must be even and >= 2, got " +
-                                        std::to_string(n_components));
-        scale_ = kernel == FourierKernel::laplacian ? 1.0 / bandwidth : std::sqrt(2.0 * bandwidth);
-    }
+        : map_(kernel, bandwidth, n_components, seed, level) {}
 
-    std::size_t n_components() const { return n_components_; }
-    std::size_t half() const { return n_components_ / 2; }
-    FourierKernel kernel() const { return kernel_; }
-    std::uint64_t seed() const { return seed_; }
+    std::size_t n_components() const { return map_.n_components(); }
+    std::size_t half() const { return map_.half(); }
+    FourierKernel kernel() const { return map_.kernel(); }
+    std::uint64_t seed() const { return map_.seed(); }
 
     // The weight w[j, k] (slow; for tests and inspection).
-    double weight(std::uint64_t j, std::size_t k) const {
-        const double u = detail::open_unit(detail::counter_hash(detail::coordinate_key(seed_, j), k));
-        return scale_ * (kernel_ == FourierKernel::laplacian ? detail::unit_weight<FourierKernel::laplacian>(u)
-                                                              : detail::unit_weight<FourierKernel::rbf>(u));
-    }
+    double weight(std::uint64_t j, std::size_t k) const { return map_.weight(j, k); }
 
     // W[(j - first) * half + k] = w[j, k] for first <= j < first + count: a
     // block of rows for a dense product done elsewhere (BLAS).
     void weights(std::uint64_t first, std::size_t count, double* W, int n_threads = 1) const {
-        if (kernel_ == FourierKernel::laplacian)
-            weights_impl<FourierKernel::laplacian>(first, count, W, n_threads);
-        else
-            weights_impl<FourierKernel::rbf>(first, count, W, n_threads);
+        map_.weights(first, count, W, n_threads);
     }
 
     // out (rows x D) from projections P (rows x D/2).
     template <class T>
-    void cos_sin(const double* P, std::size_t rows, T* out, int n_threads = 1) const {
-        const auto cs = detail::simd_table<detail::FourierKernels<FourierKernel::laplacian, T>>(level_).cos_sin;
-        const std::size_t h = half();
-        const double scale = output_scale();
-        parallel_for_blocks(rows, n_threads, 64, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t i = begin; i < end; ++i)
-                cs(P + i * h, h, scale, out + i * n_components_, out + i * n_components_ + h);
-        });
+    bool cos_sin(const double* P, std::size_t rows, T* out, int n_threads = 1) const {
+        return map_.cos_sin(P, rows, out, n_threads);
     }
 
     // Sparse rows: row i holds coordinates ids[indptr[i] .. indptr[i+1]) with
@@ -93,9 +66,7 @@ public:
     template <class Index, class Value, class T>
     bool transform_sparse(const Index* ids, const Value* values, const std::int64_t* indptr, std::size_t rows, T* out,
                           int n_threads = 1, std::size_t block_rows = 0) const {
-        if (kernel_ == FourierKernel::laplacian)
-            return sparse_impl<FourierKernel::laplacian>(ids, values, indptr, rows, out, n_threads, block_rows);
-        return sparse_impl<FourierKernel::rbf>(ids, values, indptr, rows, out, n_threads, block_rows);
+        return map_.transform_sparse(ids, values, indptr, rows, out, n_threads, block_rows);
     }
 
     // Dense rows (rows x dim, row-major) by the same hashed accumulation:
@@ -103,94 +74,11 @@ public:
     // through weights() instead.
     template <class X, class T>
     bool transform_dense(const X* x, std::size_t rows, std::size_t dim, T* out, int n_threads = 1) const {
-        std::vector<std::int64_t> indptr(rows + 1);
-        for (std::size_t i = 0; i <= rows; ++i) indptr[i] = static_cast<std::int64_t>(i * dim);
-        // Column j of row i is coordinate j: ids repeat per row, values are x itself.
-        std::vector<std::uint64_t> ids(rows * dim);
-        for (std::size_t i = 0; i < rows; ++i)
-            for (std::size_t j = 0; j < dim; ++j) ids[i * dim + j] = j;
-        return transform_sparse(ids.data(), x, indptr.data(), rows, out, n_threads);
+        return map_.transform_dense(x, rows, dim, out, n_threads);
     }
 
 private:
-    double output_scale() const { return std::sqrt(2.0 / static_cast<double>(n_components_)); }
-
-    template <FourierKernel K>
-    void weights_impl(std::uint64_t first, std::size_t count, double* W, int n_threads) const {
-        const auto kernels = detail::simd_table<detail::FourierKernels<K, double>>(level_);
-        const std::size_t h = half();
-        parallel_for_blocks(count, n_threads, 16, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t r = begin; r < end; ++r)
-                kernels.weight_row(detail::coordinate_key(seed_, first + r), scale_, 0, h, W + r * h);
-        });
-    }
-
-    // Projections accumulated per block of rows and tile of components,
-    // coordinate by coordinate: one tile of weights per distinct coordinate
-    // of the block, added to each row that holds it (rows receive their
-    // terms in ascending coordinate order), then the tile's cos/sin written
-    // out. Tiles keep the accumulators in L2 however many rows a block has,
-    // and many rows per block generate a shared coordinate's weights once
-    // for all of them: weight generation dominates the cost.
-    template <FourierKernel K, class Index, class Value, class T>
-    bool sparse_impl(const Index* ids, const Value* values, const std::int64_t* indptr, std::size_t rows, T* out,
-                     int n_threads, std::size_t block_rows) const {
-        if (rows == 0) return true;
-        const auto kernels = detail::simd_table<detail::FourierKernels<K, T>>(level_);
-        const std::size_t h = half();
-        const std::size_t tile = std::min(kTileComponents, (h + kernels.lanes - 1) / kernels.lanes * kernels.lanes);
-        const double scale = output_scale();
-        if (block_rows == 0) {
-            // A block per thread at least, accumulators within kBlockAccumulatorBytes.
-            const std::size_t threads = static_cast<std::size_t>(std::max(1, n_threads));
-            block_rows = std::max<std::size_t>(
-                1, std::min(kBlockAccumulatorBytes / (tile * sizeof(double)), (rows + threads - 1) / threads));
-        }
-        const std::vector<std::size_t> starts = detail::row_blocks(indptr, rows, block_rows, kBlockEntries);
-        std::vector<unsigned char> finite(starts.size() - 1, 1);  // per block: no shared writes
-        parallel_for_blocks(starts.size() - 1, n_threads, 1, [&](std::size_t first_block, std::size_t last_block) {
-            std::vector<detail::CoordinateEntry> entries;
-            std::vector<std::size_t> runs;  // entries[runs[c] .. runs[c+1]) share coordinate c of the block
-            std::vector<std::uint64_t> keys;
-            std::vector<double> weights(tile, 0.0), s;
-            for (std::size_t b = first_block; b < last_block; ++b) {
-                const std::size_t begin = starts[b], end = starts[b + 1];
-                detail::entries_by_coordinate(ids, values, indptr, begin, end, entries);
-                runs.clear();
-                keys.clear();
-                for (std::size_t e = 0; e < entries.size(); ++e)
-                    if (e == 0 || entries[e].id != entries[e - 1].id) {
-                        runs.push_back(e);
-                        keys.push_back(detail::coordinate_key(seed_, entries[e].id));
-                    }
-                runs.push_back(entries.size());
-                for (std::size_t k0 = 0; k0 < h; k0 += tile) {
-                    const std::size_t n = std::min(tile, h - k0);
-                    const std::size_t padded = (n + kernels.lanes - 1) / kernels.lanes * kernels.lanes;
-                    s.assign((end - begin) * tile, 0.0);
-                    for (std::size_t c = 0; c + 1 < runs.size(); ++c) {
-                        kernels.weight_row(keys[c], 1.0, k0, n, weights.data());
-                        for (std::size_t e = runs[c]; e < runs[c + 1]; ++e)
-                            kernels.add_weights(weights.data(), entries[e].value * scale_, padded,
-                                                s.data() + entries[e].row * tile);
-                    }
-                    for (std::size_t i = begin; i < end; ++i) {
-                        const double* p = s.data() + (i - begin) * tile;
-                        // The projections are finite exactly when their cos and sin are.
-                        finite[b] &= all_finite(p, n);
-                        kernels.cos_sin(p, n, scale, out + i * n_components_ + k0, out + i * n_components_ + h + k0);
-                    }
-                }
-            }
-        });
-        return std::all_of(finite.begin(), finite.end(), [](unsigned char f) { return f != 0; });
-    }
-
-    FourierKernel kernel_;
-    std::size_t n_components_;
-    std::uint64_t seed_;
-    SimdLevel level_;
-    double scale_ = 1.0;
+    detail::HashedFourierMap map_;
 };
 
 }  // namespace pyd2ke

@@ -5,6 +5,7 @@
 // edit distance of the strings. The bits come from a counter-based hash of
 // (seed, t, symbol): shared by all strings, nothing stored, any length.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -57,6 +58,45 @@ inline std::vector<std::uint32_t> cgk_embed_batch(const std::vector<TextView>& t
             });
     });
     return out;
+}
+
+// One-hot slots of walk symbols: the fit alphabet's k symbols take slots
+// 0 .. k-1 in sorted order, kCgkPad slot k, any other symbol slot k + 1.
+class CgkSlots {
+public:
+    // alphabet: sorted, distinct, without kCgkPad.
+    explicit CgkSlots(const std::vector<std::uint32_t>& alphabet)
+        : k_(static_cast<std::uint32_t>(alphabet.size())),
+          table_(alphabet.empty() ? 0 : static_cast<std::size_t>(alphabet.back()) + 1, k_ + 1) {
+        for (std::uint32_t j = 0; j < k_; ++j) table_[alphabet[j]] = j;
+    }
+    std::uint32_t width() const { return k_ + 2; }  // slots per step
+    std::uint32_t operator()(std::uint32_t symbol) const {
+        if (symbol == kCgkPad) return k_;
+        return symbol < table_.size() ? table_[symbol] : k_ + 1;
+    }
+
+private:
+    std::uint32_t k_;
+    std::vector<std::uint32_t> table_;  // symbol -> slot, by a lookup over the alphabet's code range
+};
+
+// The one-hot encoding of every text's walk of out_len steps, as CSR column
+// indices: text i owns columns[i * out_len .. (i + 1) * out_len), step t's
+// column being t * slots.width() + slots(symbol). The walk is not stored;
+// each thread writes the columns of its own texts.
+template <class Column>
+void cgk_onehot_columns(const std::vector<TextView>& texts, std::uint64_t seed, std::size_t out_len,
+                        const CgkSlots& slots, Column* columns, int n_threads = 1) {
+    parallel_for_blocks(texts.size(), n_threads, 64, [&](std::size_t begin, std::size_t end) {
+        std::vector<std::uint32_t> walk(out_len);
+        for (std::size_t i = begin; i < end; ++i) {
+            visit_text(texts[i], [&](auto p, std::size_t n) { cgk_embed(p, n, seed, out_len, walk.data()); });
+            Column* row = columns + i * out_len;
+            for (std::size_t t = 0; t < out_len; ++t)
+                row[t] = static_cast<Column>(t * slots.width() + slots(walk[t]));
+        }
+    });
 }
 
 }  // namespace pyd2ke

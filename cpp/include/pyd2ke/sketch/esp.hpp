@@ -148,12 +148,16 @@ void esp_l1_distances(const std::uint64_t* xl, const double* xc, const std::int6
 
 // Sketches as a CSR matrix with hashed columns (label l in column
 // l % n_features, equal columns of a row summed, columns ascending per row):
-// indptr (n + 1), indices, data. Parallel over strings.
-using HashedCsr = detail::HashedCsr;
+// indptr (n + 1), indices, data. Parallel over strings. Index: the type of
+// indptr and indices (int32 where the columns and entries fit it).
+template <class Index>
+using HashedCsrOf = detail::HashedCsrOf<Index>;
+using HashedCsr = HashedCsrOf<std::int64_t>;
 
-inline HashedCsr esp_hashed_csr(const std::uint64_t* labels, const double* counts, const std::int64_t* offsets,
-                                std::size_t n, std::uint64_t n_features, int n_threads = 1) {
-    return detail::esp_hashed_csr_impl(labels, counts, offsets, n, n_features, n_threads);
+template <class Index = std::int64_t>
+HashedCsrOf<Index> esp_hashed_csr(const std::uint64_t* labels, const double* counts, const std::int64_t* offsets,
+                                  std::size_t n, std::uint64_t n_features, int n_threads = 1) {
+    return detail::esp_hashed_csr_impl<Index>(labels, counts, offsets, n, n_features, n_threads);
 }
 
 }  // namespace pyd2ke

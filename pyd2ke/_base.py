@@ -1,0 +1,182 @@
+"""The one skeleton every public pyd2ke estimator derives from.
+
+``Pyd2keTransformer`` owns, once, what every estimator shares:
+
+- ``fit`` checks the parameters before it reads any data: first the
+  estimator's own checks (``_check_params``: pyd2ke's messages, which say
+  the rule, and the rules that tie parameters together), then every entry
+  of ``_parameter_constraints`` (scikit-learn's declarative validation, which
+  covers every parameter); then ``_fit`` learns. Parameters are checked
+  there only, as in scikit-learn.
+- ``transform`` raises NotFittedError before fit; checks the input whole or
+  a chunk at a time (``_check_input``); cuts it into the chunks of
+  ``pyd2ke.chunking()``; has each chunk's rows computed by
+  ``_transform_chunk`` into one preallocated output (``_allocate``, handed
+  back by ``_finish``) or joins the chunks' results (``_join``: CSR
+  matrices stacked, sketches concatenated); checks for overflow (``_check_output``). An error that
+  names an item of a chunk names it in the whole input, and ``verbose > 0``
+  reports progress per chunk.
+- feature names (``ClassNamePrefixFeaturesOutMixin``, from
+  ``_n_features_out``), ``set_output`` (``TransformerMixin``), pickling and
+  ``get_params`` (``BaseEstimator``).
+
+An estimator writes its parameters with ``_parameter_constraints``,
+``_fit`` and ``_transform_chunk``, and overrides a hook only where its input
+or output needs it. Chunks change no row: every estimator computes a row the
+same way whatever chunk it is in (tests/test_skeleton.py).
+"""
+
+import sys
+import time
+from numbers import Integral
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.utils import _param_validation
+from sklearn.utils._param_validation import StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from ._parallel import chunk_bounds, errors_named_from, reused_threads
+from ._validation import MAX_COUNT, check_dtype, check_finite_output, effective_n_threads
+
+__all__ = ["COUNT", "DTYPE", "N_JOBS", "Interval", "Pyd2keTransformer", "StrOptions"]
+
+
+class Interval(_param_validation.Interval):
+    """scikit-learn's Interval without bools: True is no count or width."""
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
+
+
+# What every estimator's n_jobs and dtype may be. The checks of
+# _check_params add what a constraint cannot say: n_jobs=0 is no thread
+# count, and a dtype is any spelling of float32 or float64.
+N_JOBS = [Integral, None]
+DTYPE = [type, str, np.dtype]
+# Counts (random objects, lengths, sizes): see MAX_COUNT.
+COUNT = Interval(Integral, 1, MAX_COUNT, closed="both")
+
+
+def _report_progress(name, done, total, seconds):
+    """One stderr line per transform chunk (verbose > 0)."""
+    print(f"{name}.transform: {done}/{total} objects ({100 * done / max(total, 1):.0f}%), {seconds:.1f} s",
+          file=sys.stderr, flush=True)
+
+
+class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Base class of the pyd2ke estimators: parameter checks, the chunked
+    transform and the scikit-learn contract (see the module docstring).
+
+    Subclasses define ``_parameter_constraints`` (every constructor
+    parameter), ``_fitted_attribute``, ``_fit(X, y)``,
+    ``_transform_chunk(X, out)`` and ``_n_features_out``.
+    """
+
+    _parameter_constraints: dict = {"n_jobs": N_JOBS, "dtype": DTYPE}
+    # The attribute whose absence means "not fitted" (None: any attribute
+    # ending in "_").
+    _fitted_attribute = None
+
+    def fit(self, X, y=None):
+        """Check the parameters, then learn from X what transform needs.
+
+        Parameters
+        ----------
+        X : the estimator's input (see the class docstring)
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        self._validate_params()
+        self._fit(X, y)
+        return self
+
+    def _check_params(self):
+        """The checks with pyd2ke's own messages; they run before the
+        constraints, so their messages win. Subclasses extend them."""
+        check_dtype(self.dtype)
+        effective_n_threads(self.n_jobs)
+
+    def _fit(self, X, y):
+        raise NotImplementedError
+
+    def transform(self, X):
+        """Features of X, computed a chunk at a time (see ``pyd2ke.chunking``).
+
+        Parameters
+        ----------
+        X : the estimator's input (see the class docstring)
+
+        Returns
+        -------
+        Z : one row per object of X: a C-contiguous ndarray, or a
+            scipy.sparse matrix or ESPSketches where the class says so
+        """
+        check_is_fitted(self, self._fitted_attribute)
+        X, check = self._check_input(X)
+        n = X.shape[0] if hasattr(X, "shape") else len(X)
+        out = self._allocate(n)
+        parts = []
+        t0 = time.perf_counter()
+        with reused_threads():  # chunks that run blocks on threads start them once
+            for start, stop in chunk_bounds(X):
+                with errors_named_from(start):
+                    chunk = X[start:stop] if check is None else check(X[start:stop])
+                    Z = self._transform_chunk(chunk, None if out is None else out[start:stop])
+                self._check_output(Z, start)
+                if out is None:
+                    parts.append(Z)
+                if getattr(self, "verbose", 0):
+                    _report_progress(type(self).__name__, stop, n, time.perf_counter() - t0)
+        return self._finish(out) if out is not None else self._join(parts)
+
+    def _check_input(self, X):
+        """(X ready to be cut into chunks, check): check is None when X is
+        checked whole here, else a function that checks (and packs) one
+        chunk of it, so that a transform needs O(chunk) memory above its
+        output."""
+        return X, None
+
+    def _allocate(self, n):
+        """The output for n objects, which chunks are written into; None
+        when each chunk returns its own result for _join."""
+        return np.empty((n, self._n_features_out), dtype=check_dtype(self.dtype))
+
+    def _transform_chunk(self, X, out):
+        """The rows of one chunk X: written into out (its rows of the
+        output) and returned, or returned when out is None."""
+        raise NotImplementedError
+
+    def _finish(self, out):
+        """The output _allocate made, once every chunk has written its rows
+        (CGKEmbedding's one-hot: the CSR matrix over the filled arrays)."""
+        return out
+
+    def _check_output(self, Z, start):
+        """ValueError naming the first row that overflowed; Z holds the rows
+        of X[start:]. Estimators whose core checks as it writes override it."""
+        check_finite_output(Z, "X", start)
+
+    def _join(self, parts):
+        """The results of the chunks as one: CSR rows stacked, ragged
+        containers (ESPSketches) concatenated."""
+        if len(parts) == 1:
+            return parts[0]
+        if sp.issparse(parts[0]):
+            return _stack_csr(parts)
+        return type(parts[0]).concatenate(parts)
+
+
+def _stack_csr(parts):
+    """CSR matrices with the same columns, one under the other: their arrays
+    concatenated (scipy's vstack took 0.7 s for 9 million entries, ten
+    times as long as computing them on 2 threads)."""
+    counts = np.concatenate([[0], *(np.diff(p.indptr) for p in parts)])
+    indptr = np.cumsum(counts, dtype=np.int64)
+    return sp.csr_matrix((np.concatenate([p.data for p in parts]), np.concatenate([p.indices for p in parts]),
+                          indptr), shape=(len(indptr) - 1, parts[0].shape[1]))

@@ -1,0 +1,134 @@
+"""One skeleton (issue 29): every public estimator derives from
+pyd2ke._base.Pyd2keTransformer, declares _parameter_constraints for every
+parameter, and runs the skeleton's fit and chunked transform, so that
+pyd2ke.chunking() bounds every transform and changes none of its rows."""
+
+import inspect
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator
+from sklearn.kernel_approximation import RBFSampler
+from sklearn.preprocessing import Normalizer
+from sklearn.utils._param_validation import InvalidParameterError
+
+import pyd2ke
+from cases import ALL_CASES, strings, vectors
+from pyd2ke._base import Pyd2keTransformer
+
+pytestmark = pytest.mark.filterwarnings("ignore:n_components=.* is larger than the number of fit objects")
+
+# Every estimator pyd2ke exports: a new one is in this list without a word here.
+ESTIMATORS = sorted((obj for obj in map(lambda name: getattr(pyd2ke, name), pyd2ke.__all__)
+                     if isinstance(obj, type) and issubclass(obj, BaseEstimator)), key=lambda c: c.__name__)
+
+
+def _hamming(a, b):
+    return float(sum(x != y for x, y in zip(a, b)) + abs(len(a) - len(b)))
+
+
+# Outputs and paths the shared cases leave out: sketches, CGK symbols, inner
+# maps (stacked and shared), a Python metric.
+CASES = {
+    **ALL_CASES,
+    "esp-sketch": (lambda rs, nj: pyd2ke.ESPVectorizer(output="sketch", n_jobs=nj), strings),
+    "cgk-symbols": (lambda rs, nj: pyd2ke.CGKEmbedding(output="symbols", output_length=50, random_state=rs,
+                                                       n_jobs=nj), strings),
+    "maclaurin-inner": (lambda rs, nj: pyd2ke.RandomMaclaurin(48, inner=RBFSampler(n_components=20, random_state=3),
+                                                              random_state=rs, n_jobs=nj), vectors),
+    "maclaurin-inner-shared": (lambda rs, nj: pyd2ke.RandomMaclaurin(48, kernel="exp", inner=Normalizer(),
+                                                                     random_state=rs, n_jobs=nj), vectors),
+    "d2ke-callable": (lambda rs, nj: pyd2ke.D2KE(_hamming, n_components=8, random_state=rs, n_jobs=nj), strings),
+}
+N = 20  # objects: chunks of 7, 7 and 6 under chunking(max_items=7)
+
+
+def _steps(estimator):
+    return [step for _, step in estimator.steps] if hasattr(estimator, "steps") else [estimator]
+
+
+def _case_of(cls):
+    """The first case whose estimator is cls itself (not in a pipeline)."""
+    return next((make, data) for make, data in CASES.values() if type(make(0, 1)) is cls)
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS, ids=lambda c: c.__name__)
+def test_every_estimator_is_the_skeleton_with_every_parameter_constrained(cls):
+    assert issubclass(cls, Pyd2keTransformer)
+    # fit and transform are the skeleton's: estimators write _fit and _transform_chunk.
+    assert cls.fit is Pyd2keTransformer.fit
+    assert inspect.unwrap(cls.transform) is inspect.unwrap(Pyd2keTransformer.transform)
+    assert sorted(cls._parameter_constraints) == sorted(cls().get_params(deep=False))
+    cls()._validate_params()  # the defaults satisfy the constraints
+
+
+def test_the_cases_cover_every_estimator():
+    covered = {type(step) for make, _ in CASES.values() for step in _steps(make(0, 1))}
+    assert set(ESTIMATORS) <= covered, set(ESTIMATORS) - covered
+
+
+def _assert_same(a, b):
+    assert type(a) is type(b)
+    if isinstance(a, pyd2ke.ESPSketches):
+        pairs = [(a.labels, b.labels), (a.counts, b.counts), (a.offsets, b.offsets)]
+    elif sp.issparse(a):
+        assert a.shape == b.shape and a.dtype == b.dtype
+        a, b = a.tocsr(), b.tocsr()
+        pairs = [(a.indptr, b.indptr), (a.indices, b.indices), (a.data, b.data)]
+    else:
+        assert a.shape == b.shape and a.dtype == b.dtype and a.flags.c_contiguous and b.flags.c_contiguous
+        pairs = [(a, b)]
+    for x, y in pairs:
+        assert x.dtype == y.dtype and x.tobytes() == y.tobytes()
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_chunking_changes_no_row(name, monkeypatch):
+    make, data = CASES[name]
+    X = data(N)
+    estimator = make(0, 2).fit(X)
+    whole = estimator.transform(X)
+    chunks = []
+    for step in _steps(estimator):
+        compute = step._transform_chunk
+
+        def counted(chunk, out, compute=compute, step=step):
+            chunks.append((type(step).__name__, chunk.shape[0] if hasattr(chunk, "shape") else len(chunk)))
+            return compute(chunk, out)
+
+        monkeypatch.setattr(step, "_transform_chunk", counted)
+    with pyd2ke.chunking(max_items=7):
+        chunked = estimator.transform(X)
+    _assert_same(whole, chunked)
+    # Every step ran the skeleton's loop, on chunks of at most 7 objects.
+    assert chunks == [(type(step).__name__, size) for step in _steps(estimator) for size in (7, 7, 6)]
+
+
+class _Nonsense:
+    """A value no constraint takes: no number, string, callable, array, estimator or None."""
+
+    def __repr__(self):
+        return "<nonsense>"
+
+
+@pytest.mark.parametrize("cls, param", [(cls, param) for cls in ESTIMATORS
+                                        for param in sorted(cls().get_params(deep=False))],
+                         ids=lambda v: v if isinstance(v, str) else v.__name__)
+def test_a_bad_value_is_refused_by_name_before_the_data_is_read(cls, param):
+    with pytest.raises(InvalidParameterError, match=f"'{param}' parameter of {cls.__name__}"):
+        cls(**{param: _Nonsense()})._validate_params()
+    make, data = _case_of(cls)
+    estimator = make(0, 1).set_params(**{param: _Nonsense()})
+    with pytest.raises((ValueError, TypeError), match=rf"\b{param}\b"):
+        estimator.fit(data(5))
+
+
+@pytest.mark.parametrize("estimator, param", [
+    (pyd2ke.ESPVectorizer(n_features=True), "n_features"),
+    (pyd2ke.CGKEmbedding(output_length=np.True_), "output_length"),
+    (pyd2ke.HashedRandomFourier(gamma=True), "gamma"),
+])
+def test_a_bool_is_no_number(estimator, param):
+    with pytest.raises(TypeError, match=f"'{param}' parameter"):
+        estimator.fit(strings(3) if not isinstance(estimator, pyd2ke.HashedRandomFourier) else np.eye(3))
