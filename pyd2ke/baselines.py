@@ -3,11 +3,12 @@
 import numpy as np
 
 from ._base import StrOptions
-from ._domains import METRICS
+from ._domains import METRICS, fill_metrics_doc
 from ._validation import check_choice
 from .d2ke import D2KEBase
 
 
+@fill_metrics_doc
 class RepresentativeSetEmbedding(D2KEBase):
     """Representative-set method (RSM): D2KE features with R training objects
     as the "random" objects.
@@ -22,9 +23,10 @@ class RepresentativeSetEmbedding(D2KEBase):
         Number of representatives R. When the fit data has fewer objects, all
         of them are used (with a warning).
     metric : str, default="levenshtein"
-        A built-in distance (see ``pyd2ke.distances.pairwise_distances``):
-        "levenshtein" for strings, "dtw" for time series, "hausdorff" or
-        "modified_hausdorff" for sets of vectors, "emd" for documents.
+        A built-in distance:
+
+        <the built-in metrics>
+
     metric_params : dict or None, default=None
         Keyword parameters of the distance, e.g. ``{"window": 5}`` for DTW.
     kernel : {"soft", "direct"}, default="soft"

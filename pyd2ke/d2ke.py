@@ -24,7 +24,7 @@ from sklearn.utils import check_random_state
 
 from ._auto import inverse_median
 from ._base import COUNT, Interval, Pyd2keTransformer, StrOptions
-from ._domains import METRICS, check_metric_params, domain_for
+from ._domains import METRICS, check_metric_params, domain_for, fill_metrics_doc
 from ._domains.base import soft_or_direct
 from ._parallel import chunk_bounds
 from ._standardize import feature_statistics
@@ -226,6 +226,7 @@ class D2KEBase(Pyd2keTransformer):
         return tags
 
 
+@fill_metrics_doc
 class D2KE(D2KEBase):
     """Random features from any distance (D2KE).
 
@@ -233,11 +234,10 @@ class D2KE(D2KEBase):
     ----------
     metric : str or callable, default="levenshtein"
         A built-in distance, computed by the compiled core in parallel:
-        "levenshtein" (strings), "dtw" (time series), "hausdorff" and
-        "modified_hausdorff" (sets of vectors), "emd" (documents as
-        (word vectors, weights) pairs) — see
-        ``pyd2ke.distances.pairwise_distances`` for the input formats. Or
-        any Python function ``d(a, b) -> float >= 0``: the slow path, one
+
+        <the built-in metrics>
+
+        Or any Python function ``d(a, b) -> float >= 0``: the slow path, one
         Python call per (object, random object) pair, split over n_jobs
         threads (which run in parallel only if ``d`` releases the GIL).
     sampler : "random", "representative" or callable, default=None

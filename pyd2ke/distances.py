@@ -2,45 +2,34 @@
 
 import numpy as np
 
-from ._domains import METRICS, check_metric_params, domain_for
+from ._domains import METRICS, check_metric_params, domain_for, fill_metrics_doc
 from ._parallel import chunk_bounds
 from ._validation import check_dtype, check_finite_output, effective_n_threads
 
 
+@fill_metrics_doc
 def pairwise_distances(X, Y=None, metric="levenshtein", n_jobs=None, dtype=np.float64, **metric_params):
     """Distance matrix between the objects of X and Y.
 
     Parameters
     ----------
     X : sequence of objects
-        "levenshtein": str, or bytes (not mixed). "dtw": time series, each an
-        array of shape (length,) or (length, channels); lengths may differ.
-        "hausdorff", "modified_hausdorff": sets of vectors, each an array of
-        shape (n_points, dim); sizes may differ, dim may not. "emd":
-        documents, each a pair (word vectors (n_words, dim), weights
-        (n_words,)), or a tuple (embeddings (vocabulary, dim),
-        scipy.sparse bag-of-words matrix (n_documents, vocabulary)).
+        In the form the metric takes (below).
     Y : sequence of objects or None, default=None
         None means Y = X.
     metric : str or callable, default="levenshtein"
         A callable d(a, b) -> float >= 0 is called once per pair from Python
         (slow; rows are split over n_jobs threads). Built-in names:
-        "levenshtein": unit-cost edit distance on code points (str) or bytes.
-        "dtw": dynamic time warping with the Euclidean norm across channels as
-        ground cost, summed along the path (no normalisation, no final sqrt).
-        "hausdorff": ``max(max_a min_b |a - b|, max_b min_a |a - b|)``.
-        "modified_hausdorff": the same with means in place of the outer maxima
-        (Dubuisson & Jain). "emd": the exact Earth Mover's distance between
-        the weight distributions (each normalised to sum 1) with Euclidean
-        ground distance, solved in float64 by a transportation simplex.
+
+        <the built-in metrics>
+
     n_jobs : int or None, default=None
         Threads (None and -1: all cores). The result does not depend on it.
     dtype : numpy.float64 or numpy.float32, default=numpy.float64
         Output type, and for the numeric metrics also the arithmetic precision
         (for "emd", of the ground distances; the transport is always float64).
     **metric_params
-        "dtw": ``window`` (None, or a Sakoe-Chiba half-width >= 0, widened to
-        the length difference of each pair so that a path always exists).
+        The keywords of the metric (above), e.g. ``window=5`` for "dtw".
 
     Returns
     -------

@@ -132,3 +132,15 @@ def test_a_bad_value_is_refused_by_name_before_the_data_is_read(cls, param):
 def test_a_bool_is_no_number(estimator, param):
     with pytest.raises(TypeError, match=f"'{param}' parameter"):
         estimator.fit(strings(3) if not isinstance(estimator, pyd2ke.HashedRandomFourier) else np.eye(3))
+
+
+def test_metric_docstrings_come_from_the_registry():
+    """Every built-in metric (graph_emd and esp included) is described where
+    a metric is chosen, by the registry's own text."""
+    from pyd2ke._domains import METRICS, METRICS_DOC_TOKEN
+
+    for documented in (pyd2ke.D2KE, pyd2ke.RepresentativeSetEmbedding, pyd2ke.distances.pairwise_distances):
+        assert METRICS_DOC_TOKEN not in documented.__doc__
+        for name, domain in METRICS.items():
+            assert f'"{name}": {domain.name}' in documented.__doc__, (documented, name)
+            assert domain.metrics[name].summary

@@ -5,6 +5,8 @@ packing, engines, random objects), its instance in DOMAINS below, then its
 estimator module; docs/architecture.md walks through it.
 """
 
+import textwrap
+
 from .base import Domain, Metric, check_metric_params
 from .callable_metric import CallableDomain
 from .documents import DOCUMENTS
@@ -27,4 +29,32 @@ def domain_for(metric):
     return METRICS[metric]
 
 
-__all__ = ["DOMAINS", "METRICS", "Domain", "Metric", "check_metric_params", "domain_for"]
+# The line of a docstring that fill_metrics_doc replaces by the metric list.
+METRICS_DOC_TOKEN = "<the built-in metrics>"
+
+
+def metrics_doc(indent, width=79):
+    """Every built-in metric as docstring lines: its name, the form of its
+    objects and what it computes, from the registry (so that no docstring
+    forgets a metric)."""
+    lines = []
+    for domain in DOMAINS:
+        for name, metric in domain.metrics.items():
+            text = f'- "{name}": {domain.name}, each {domain.input_format}. {metric.summary[:1].upper()}{metric.summary[1:]}.'
+            lines += textwrap.wrap(text, width, initial_indent=" " * indent, subsequent_indent=" " * (indent + 2),
+                                   break_on_hyphens=False)
+    return "\n".join(lines)
+
+
+def fill_metrics_doc(obj):
+    """obj (a class or function) with the line METRICS_DOC_TOKEN of its
+    docstring replaced by metrics_doc at that line's indentation."""
+    if obj.__doc__:  # None under python -OO
+        lines = obj.__doc__.split("\n")
+        obj.__doc__ = "\n".join(metrics_doc(len(line) - len(line.lstrip())) if line.strip() == METRICS_DOC_TOKEN
+                                 else line for line in lines)
+    return obj
+
+
+__all__ = ["DOMAINS", "METRICS", "Domain", "Metric", "check_metric_params", "domain_for", "fill_metrics_doc",
+           "metrics_doc"]

@@ -24,6 +24,9 @@ class Metric:
     # distances are whole numbers no larger than the longer string): callers
     # skip the pass over the output that looks for inf and NaN.
     always_finite: bool = False
+    # What it computes, one sentence: the metric lists of the docstrings
+    # (metrics_doc) are generated from it.
+    summary: str = ""
 
 
 class Domain:
@@ -32,6 +35,8 @@ class Domain:
     name = ""
     # metric name -> Metric
     metrics = {}
+    # The form of one object, for the generated docstrings (metrics_doc).
+    input_format = ""
     # True when a list of objects is packed into one contiguous copy for the
     # core: transforms then check and pack it a chunk at a time, so they need
     # O(chunk) memory above their output.

@@ -170,7 +170,11 @@ def draw_random_documents(X, n, rng, min_words=MIN_WORDS, max_words=MAX_WORDS, d
 
 class DocumentDomain(RaggedDomain):
     name = "documents"
-    metrics = {"emd": Metric("emd")}
+    input_format = ("a pair (word vectors (n_words, dim), weights (n_words,)), or X a tuple (embeddings "
+                    "(vocabulary, dim), scipy.sparse bag-of-words matrix (n_documents, vocabulary))")
+    metrics = {"emd": Metric("emd", summary="the exact Earth Mover's distance between the weight distributions "
+                                            "(each normalised to sum 1) with Euclidean ground distance, solved in "
+                                            "float64 by a transportation simplex")}
     sampler_defaults = {"min_words": MIN_WORDS, "max_words": MAX_WORDS, "distribution": DISTRIBUTION}
 
     def check_ragged(self, X, name, dtype):

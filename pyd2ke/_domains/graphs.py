@@ -655,7 +655,12 @@ def _anchor_nodes(X, g, anchor, m, rng):
 
 class GraphDomain(Domain):
     name = "graphs"
-    metrics = {"graph_emd": Metric("graph_emd", params=("n_eigenvectors", "matrix", "label_scale"))}
+    input_format = ("a square symmetric adjacency matrix (weights >= 0), a pair (adjacency, node labels or "
+                    "attributes), or a networkx graph")
+    metrics = {"graph_emd": Metric("graph_emd", params=("n_eigenvectors", "matrix", "label_scale"),
+                                   summary="the Earth Mover's distance between the graphs' sets of node embeddings "
+                                           "(spectral part, label one-hot, attributes: RGE); keywords "
+                                           "``n_eigenvectors``, ``matrix``, ``label_scale``")}
     packs_lists = True
     sampler_defaults = {"sampler": SAMPLER, "min_nodes": MIN_NODES, "max_nodes": MAX_NODES}
 

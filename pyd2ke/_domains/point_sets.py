@@ -86,7 +86,11 @@ def draw_random_sets(dim, n, rng, min_size=MIN_SIZE, max_size=MAX_SIZE):
 
 class PointSetDomain(RaggedDomain):
     name = "sets of vectors"
-    metrics = {"hausdorff": Metric("hausdorff"), "modified_hausdorff": Metric("modified_hausdorff")}
+    input_format = "an array of shape (n_points, dim); sizes may differ, dim may not"
+    metrics = {"hausdorff": Metric("hausdorff", summary="``max(max_a min_b |a - b|, max_b min_a |a - b|)``"),
+               "modified_hausdorff": Metric("modified_hausdorff",
+                                            summary="the same with means in place of the outer maxima (Dubuisson "
+                                                    "& Jain)")}
     sampler_defaults = {"min_size": MIN_SIZE, "max_size": MAX_SIZE}
 
     def check_ragged(self, X, name, dtype):

@@ -165,7 +165,12 @@ def draw_random_series(channels, n, rng, min_length=MIN_LENGTH, max_length=MAX_L
 
 class SeriesDomain(RaggedDomain):
     name = "time series"
-    metrics = {"dtw": Metric("dtw", params=("window",))}
+    input_format = "an array of shape (length,) or (length, channels); lengths may differ"
+    metrics = {"dtw": Metric("dtw", params=("window",),
+                             summary="dynamic time warping with the Euclidean norm across channels as ground cost, "
+                                     "summed along the path (no normalisation, no final sqrt); keyword ``window``: "
+                                     "None, or a Sakoe-Chiba half-width >= 0, widened to the length difference of "
+                                     "each pair so that a path always exists")}
     sampler_defaults = {"min_length": MIN_LENGTH, "max_length": MAX_LENGTH, "scale": SCALE}
 
     def check_ragged(self, X, name, dtype):

@@ -223,9 +223,12 @@ def _all_blocks(strings, max_length):
 
 class StringDomain(Domain):
     name = "strings"
+    input_format = "str, or bytes (not mixed)"
     metrics = {
-        "levenshtein": Metric("levenshtein", always_finite=True),
-        "esp": Metric("esp"),
+        "levenshtein": Metric("levenshtein", always_finite=True,
+                              summary="unit-cost edit distance on code points (str) or bytes"),
+        "esp": Metric("esp", summary="L1 distance between ESP characteristic vectors (edit distance with moves, "
+                                     "approximately)"),
     }
     sampler_defaults = {"sampler": D2KE_SAMPLER, "max_length": MAX_LENGTH}
 
