@@ -157,6 +157,12 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         (CGKEmbedding's one-hot: the CSR matrix over the filled arrays)."""
         return out
 
+    def _output_type(self):
+        """(kind, dtype) of what transform returns: kind "dense" (an
+        ndarray), "sparse" (CSR) or "sketch" (ESPSketches); what pyd2ke.dask
+        promises for each partition before computing it."""
+        return "dense", np.dtype(check_dtype(self.dtype))
+
     def _check_output(self, Z, start):
         """ValueError naming the first row that overflowed; Z holds the rows
         of X[start:]. Estimators whose core checks as it writes override it."""

@@ -38,7 +38,7 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError('pyd2ke.dask needs dask: pip install "pyd2ke[dask]"') from error
 
-from .sketches import CGKEmbedding, ESPVectorizer
+from ._base import Pyd2keTransformer
 from .streaming import _PROBE_ROWS, _is_fitted, _rows_per_piece, check_settings, learn_pieces
 
 __all__ = ["fit_streamed", "transform"]
@@ -127,19 +127,14 @@ def _output_spec(estimator, dtype):
 
 def _step_output_type(step, dtype, sparse, last):
     """Output (dtype, sparse?) of one step, given those of its input."""
-    if isinstance(step, ESPVectorizer):
-        if step.output != "csr" and last:
+    if isinstance(step, Pyd2keTransformer):  # each estimator says what it returns
+        kind, out_dtype = step._output_type()
+        if kind == "sketch" and last:
             raise TypeError(
-                "ESPVectorizer(output='sketch') returns ESPSketches, not an array: put it in a Pipeline with "
+                f"{_name(step)}(output='sketch') returns ESPSketches, not an array: put it in a Pipeline with "
                 "HashedRandomFourier (e.g. make_sfmedm()), or use output='csr'"
             )
-        return np.dtype(step.dtype), True
-    if isinstance(step, CGKEmbedding):
-        if step.output == "symbols":
-            return np.dtype(np.uint32), False
-        return np.dtype(step.dtype), True
-    if _is_pyd2ke(step) and "dtype" in step.get_params(deep=False):
-        return np.dtype(step.dtype), False  # every other pyd2ke transformer is dense
+        return out_dtype, kind == "sparse"
     # Other scikit-learn transformers keep the dtypes they list as preserved.
     preserved = get_tags(step).transformer_tags
     preserved = preserved.preserves_dtype if preserved is not None else []

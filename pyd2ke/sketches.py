@@ -184,6 +184,11 @@ class ESPVectorizer(Pyd2keTransformer):
     def _check_output(self, Z, start):
         pass  # counts of tree nodes: nothing to overflow
 
+    def _output_type(self):
+        if self.output == "sketch":
+            return "sketch", np.dtype(np.float64)
+        return "sparse", np.dtype(check_dtype(self.dtype))
+
     @property
     def _n_features_out(self):
         return self.n_features
@@ -329,6 +334,11 @@ class CGKEmbedding(Pyd2keTransformer):
 
     def _check_output(self, Z, start):
         pass  # symbols and entries of 0.5: nothing to overflow
+
+    def _output_type(self):
+        if self.output == "symbols":
+            return "dense", np.dtype(np.uint32)
+        return "sparse", np.dtype(check_dtype(self.dtype))
 
     @property
     def _n_features_out(self):

@@ -105,6 +105,19 @@ def test_chunking_changes_no_row(name, monkeypatch):
     assert chunks == [(type(step).__name__, size) for step in _steps(estimator) for size in (7, 7, 6)]
 
 
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_output_type_is_what_transform_returns(name):
+    """_output_type (what pyd2ke.dask promises per partition) matches the output."""
+    make, data = CASES[name]
+    X = data(N)
+    estimator = make(0, 1).fit(X)
+    Z = estimator.transform(X)
+    kind, dtype = list(_steps(estimator))[-1]._output_type()
+    actual = ("sparse" if sp.issparse(Z) else "sketch" if isinstance(Z, pyd2ke.ESPSketches) else "dense")
+    assert kind == actual
+    assert dtype == (Z.counts.dtype if kind == "sketch" else Z.dtype)
+
+
 class _Nonsense:
     """A value no constraint takes: no number, string, callable, array, estimator or None."""
 

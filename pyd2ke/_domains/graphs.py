@@ -93,7 +93,12 @@ class Graphs:
     """Checked graphs packed into flat arrays: graph g has nodes
     node_offsets[g]:node_offsets[g+1] and edges (both directions, local node
     indices) edge_offsets[g]:edge_offsets[g+1]; node_data holds one label per
-    node (int64), one attribute row per node (float64), or is None."""
+    node (int64), one attribute row per node (float64), or is None.
+
+    Not a Ragged: a graph owns two runs, its nodes and its edges, where a
+    Ragged item owns one run of rows. It offers the same container protocol
+    as Ragged (len, contiguous slices, total_size, lengths: nodes per graph),
+    which is all that chunking and packing ask of either."""
 
     __slots__ = ("cols", "edge_offsets", "kind", "node_data", "node_offsets", "rows", "weights")
 
@@ -110,7 +115,8 @@ class Graphs:
     def total_size(self):
         return int(self.node_offsets[-1] - self.node_offsets[0])
 
-    def sizes(self):
+    def lengths(self):
+        """Nodes per graph."""
         return np.diff(self.node_offsets)
 
     @property
@@ -496,7 +502,7 @@ def spectral_embeddings(graphs, n_eigenvectors, matrix, n_threads=1):
     several times slower with threaded BLAS, and each graph's result is the
     same whichever thread computes it)."""
     laplacian = matrix == "laplacian"
-    sizes = graphs.sizes()
+    sizes = graphs.lengths()
     out = np.zeros((graphs.total_size(), n_eigenvectors))
     base = graphs.node_offsets[0]
     order = np.argsort(sizes, kind="stable")
