@@ -328,7 +328,6 @@ def exact_distance_rows(dataset, metric_name, distances, data, grids):
         svc = distance_substitution_svc(D_train, y_train, D_test, y_test, grids["dsk_factors"], grids["svc_C"],
                                         _cv(), power=power, factor_axis=_axis(grids, "gamma factor"),
                                         C_axis=_axis(grids, "svc C"))
-        chosen = {"gamma": svc.chosen["gamma"], "C": svc.chosen["C"]}
         rows.append(_row(dataset, name, svc.accuracy, train_seconds + svc.fit_seconds,
                          test_seconds + svc.predict_seconds, svc.search_seconds,
                          f"gamma={svc.chosen['factor']:g} / median d{'^2' if power == 2 else ''} = "

@@ -23,7 +23,7 @@ inline TransportSimplexTable kernel_table(SimdTableTag<TransportSimplexTable> ta
 
 // Lanes of doubles: the ISA's vectors; the portable build (simd_scalar)
 // takes the vector extensions' generic 16 bytes whatever the compiler flags
-// (-march=native included), so that the scalar level gives the same bits in
+// (a PYD2KE_NATIVE build included), so that the scalar level gives the same bits in
 // every build: the lane count decides the order of the warm start's sums.
 #if PYD2KE_SIMD_VECTOR_BYTES
 #define PYD2KE_EMD_LANE_BYTES PYD2KE_SIMD_VECTOR_BYTES
