@@ -11,11 +11,14 @@ parallel loops and the blocks Python runs on threads, as counted by
 ``pyd2ke._parallel.parallel_seconds``): the part no thread count shortens.
 Amdahl's estimate from the speed-up S at n threads, (n / S - 1) / (n - 1),
 is printed beside it; it is larger wherever the parallel part itself scales
-below n (memory bandwidth, clock speed with more cores busy). --scale multiplies every input size (1.0 takes
-0.3-1 s per transform at 1 thread on a 2-core x86-64 machine with AVX-512;
-keep 1.0 on a 16-core one too, where it still takes 10-30 ms at 16
-threads, or raise it if memory allows). For memory-bound transforms the time to allocate
-and touch an output of the same size is printed beside them.
+below n (memory bandwidth, clock speed with more cores busy). --scale
+multiplies every input size (1.0 takes 0.3-1 s per transform at 1 thread on
+a 2-core x86-64 machine with AVX-512; on a 16-core machine 2.0 keeps every
+transform above 0.1 s at 16 threads). Beside every transform: its output's
+size, the time to allocate and touch as many bytes (numpy.ones on one
+thread: the page faults of a fresh output) and the ratio of the transform's
+time at the most threads to that floor; near 1, the output, not the
+arithmetic, bounds the transform there.
 """
 
 import argparse
@@ -69,9 +72,6 @@ def cases(scale):
     }
 
 
-MEMORY_BOUND = ("HashedRandomFourier rbf",)
-
-
 def set_threads(estimator, n):
     if hasattr(estimator, "steps"):
         for name, step in estimator.steps:
@@ -93,9 +93,18 @@ def serial_fraction(estimator, X, repeats):
     return statistics.median(fractions)
 
 
-def touch_seconds(shape, dtype, repeats):
-    """Allocating and writing an output of this shape, the floor of a memory-bound transform."""
-    return median_time(lambda: np.ones(shape, dtype=dtype), repeats)
+def output_bytes(Z):
+    """Bytes of a transform's output: a dense array, a CSR matrix or ESP sketches."""
+    if hasattr(Z, "indptr"):
+        return Z.data.nbytes + Z.indices.nbytes + Z.indptr.nbytes
+    if hasattr(Z, "offsets"):
+        return Z.labels.nbytes + Z.counts.nbytes + Z.offsets.nbytes
+    return Z.nbytes
+
+
+def touch_seconds(n_bytes, repeats):
+    """Allocating and writing n_bytes, the floor of a transform bounded by its output."""
+    return median_time(lambda: np.ones(n_bytes, dtype=np.uint8), repeats)
 
 
 def main():
@@ -109,24 +118,23 @@ def main():
     print(f"pyd2ke {pyd2ke.__version__}, SIMD {pyd2ke.build_info()['simd']}; threads {threads}; "
           f"median of {args.repeats}; scale {args.scale}")
     header = ["transform", *[f"{n} thr s" for n in threads], *[f"x{n}" for n in threads[1:]],
-              "serial fraction (measured)", f"Amdahl's (from x{threads[-1]})"]
+              "serial fraction (measured)", f"Amdahl's (from x{threads[-1]})", "output MB",
+              "touch output s", f"{threads[-1]} thr / touch"]
     print("| " + " | ".join(header) + " |\n|" + "---|" * len(header))
     for name, (estimator, X) in cases(args.scale).items():
         if args.only and name not in args.only:
             continue
         estimator.fit(X[:200] if name != "density js" else X[:300])
         seconds = [median_time(lambda: set_threads(estimator, n).transform(X), args.repeats) for n in threads]
+        n_bytes = output_bytes(estimator.transform(X))
+        floor = touch_seconds(n_bytes, args.repeats)
         speedups = [seconds[0] / t for t in seconds[1:]]
         n, S = threads[-1], speedups[-1] if speedups else 1.0
         amdahl = (n / S - 1) / (n - 1) if n > 1 else float("nan")
         serial = serial_fraction(estimator, X, args.repeats)
         cells = [name, *[f"{t:.3f}" for t in seconds], *[f"{x:.2f}" for x in speedups], f"{100 * serial:.1f} %",
-                 f"{100 * amdahl:.1f} %"]
+                 f"{100 * amdahl:.1f} %", f"{n_bytes / 1e6:.0f}", f"{floor:.3f}", f"{seconds[-1] / floor:.2f}"]
         print("| " + " | ".join(cells) + " |", flush=True)
-        if name in MEMORY_BOUND:
-            Z = estimator.transform(X[:10])
-            floor = touch_seconds((len(X), Z.shape[1]), Z.dtype, args.repeats)
-            print(f"|   (allocating and touching the {len(X)} x {Z.shape[1]} output: {floor:.3f} s) |", flush=True)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ namespace py = pybind11;
 
 // One binding file per folder of cpp/include/pyd2ke (embed/ is in
 // bind_embed.hpp: the D2KE methods every batch class of bind_distance.cpp has).
+void bind_core(py::module_& m);
 void bind_distance(py::module_& m);
 void bind_features(py::module_& m);
 void bind_sketch(py::module_& m);
@@ -60,6 +61,7 @@ PYBIND11_MODULE(_core, m) {
         info["compiler"] = compiler_name();
         return info;
     });
+    bind_core(m);
     bind_distance(m);
     bind_features(m);
     bind_sketch(m);

@@ -15,6 +15,9 @@ it computes ground costs once per distinct word).
 
 import numpy as np
 
+from . import _core
+from ._parallel import concatenate, current_threads
+
 
 class Ragged:
     __slots__ = ("_values", "offsets", "weights", "word_ids", "vocabulary")
@@ -47,6 +50,21 @@ class Ragged:
         if weights is not None:
             weights = np.ascontiguousarray(np.concatenate(weights), dtype=np.float64)
         return cls._from_parts(values, offsets, weights, None, None)
+
+    @classmethod
+    def pack_arrays(cls, items, dtype, name, what):
+        """Items that are all real ndarrays (rows,) or (rows, columns), with
+        rows and the columns of the first, packed by the core on the current
+        threads (no Python loop over items), NaN and infinity refused naming
+        the item (`what`: "step", "point"); None for any other items, which
+        the caller's own check then names."""
+        pack = _core.pack_rows_float32 if np.dtype(dtype) == np.float32 else _core.pack_rows_float64
+        packed = pack(items, current_threads())
+        if packed is None:
+            return None
+        values, offsets, finite = packed
+        out = cls._from_parts(values, offsets, None, None, None)
+        return out if finite else out.check_finite(name, what)
 
     @property
     def values(self):
@@ -123,8 +141,8 @@ class Ragged:
             offsets.append(part.offsets[1:] - part.offsets[0] + end)
             end += part.total_size()
         rows = [slice(part.offsets[0], part.offsets[-1]) for part in parts]
-        values = np.concatenate([part.values[r] for part, r in zip(parts, rows)])
-        weights = None if parts[0].weights is None else np.concatenate([p.weights[r] for p, r in zip(parts, rows)])
+        values = concatenate([part.values[r] for part, r in zip(parts, rows)])
+        weights = None if parts[0].weights is None else concatenate([p.weights[r] for p, r in zip(parts, rows)])
         return cls._from_parts(values, np.concatenate(offsets), weights, None, None)
 
     def to_list(self):

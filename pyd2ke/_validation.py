@@ -182,24 +182,31 @@ def as_list(X, name, what, item="item"):
     return X
 
 
-def check_no_missing_rows(X, name="X"):
+def check_no_missing_rows(X, name="X", n_threads=1):
     """For matrices of vectors (dense, scipy.sparse, DataFrame): a ValueError
     naming the first row with a NaN (a missing value) or an infinity,
-    before scikit-learn's validation (which names no row)."""
+    before scikit-learn's validation (which names no row). Returns whether
+    it checked every value (a real matrix), so that the caller can skip
+    scikit-learn's own pass over them; a C-contiguous float matrix is
+    checked by the core on n_threads threads."""
     if sp.issparse(X):
-        values = np.asarray(X.tocsr().data) if X.dtype.kind in "fc" else None
-        if values is not None and not np.isfinite(values).all():
-            csr = X.tocsr()
+        if X.dtype.kind != "f":
+            return False
+        csr = X.tocsr()
+        if not np.isfinite(csr.data).all():
             row = int(np.searchsorted(csr.indptr, int(np.argmin(np.isfinite(csr.data))), side="right") - 1)
             raise ValueError(f"{name}[{row}] has a missing (NaN) or infinite value; drop or impute it first")
-        return
+        return True
     A = np.asarray(X)  # no copy for an array; a DataFrame's values
-    if A.dtype.kind not in "fc":
-        return  # integers cannot be NaN; anything else: scikit-learn's validation says what is wrong
-    if A.ndim == 2 and A.size and not np.isfinite(A).all():
+    if A.dtype.kind not in "fc" or A.ndim != 2:
+        return False  # integers cannot be NaN; anything else: scikit-learn's validation says what is wrong
+    core_checks = A.dtype in (np.float64, np.float32) and A.dtype.isnative and A.flags.c_contiguous
+    finite = _core.all_finite(A, n_threads) if core_checks else bool(np.isfinite(A).all())
+    if not finite:
         row, col = np.argwhere(~np.isfinite(A))[0]
         raise ValueError(f"{name}[{row}] has a missing (NaN) or infinite value in column {col}; "
                          f"drop or impute it first")
+    return A.dtype in (np.float16, np.float32, np.float64)  # a longer float may overflow when cast
 
 
 def check_finite_output(out, name="X", offset=0):

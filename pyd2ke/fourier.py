@@ -131,8 +131,9 @@ class HashedRandomFourier(Pyd2keTransformer):
                 "X holds strings; turn them into vectors first (ESPVectorizer, CGKEmbedding, "
                 "or the make_sfmedm / make_sfmcgk pipelines)"
             )
-        check_no_missing_rows(X)
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C", reset=reset)
+        checked = check_no_missing_rows(X, n_threads=effective_n_threads(self.n_jobs))
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C", reset=reset,
+                          ensure_all_finite=not checked)
         if sp.issparse(X):
             X = sp.csr_matrix(X)
             return "sparse", X

@@ -334,8 +334,8 @@ class RandomMaclaurin(Pyd2keTransformer):
 
     def _fit(self, X, y=None):
         """Draw degrees and Rademacher vectors (and fit `inner` if it is not fitted)."""
-        check_no_missing_rows(X)
-        X = validate_data(self, X, accept_sparse="csr", dtype=(np.float64, np.float32))
+        checked = check_no_missing_rows(X, n_threads=effective_n_threads(self.n_jobs))
+        X = validate_data(self, X, accept_sparse="csr", dtype=(np.float64, np.float32), ensure_all_finite=not checked)
         rng = check_random_state(self.random_state)
         first = 2 if self.h01 else 0
         support = self._degree_support(first)
@@ -378,8 +378,9 @@ class RandomMaclaurin(Pyd2keTransformer):
     def _check_input(self, X):
         """X as the factors read it: the shared inner map's features, or X
         itself when every factor has its own map."""
-        check_no_missing_rows(X)
-        X = validate_data(self, X, accept_sparse="csr", dtype=(np.float64, np.float32), reset=False)
+        checked = check_no_missing_rows(X, n_threads=effective_n_threads(self.n_jobs))
+        X = validate_data(self, X, accept_sparse="csr", dtype=(np.float64, np.float32), reset=False,
+                          ensure_all_finite=not checked)
         if not self._shared_inner():
             return X, None
         Xi = self._inner_features(X)

@@ -39,6 +39,9 @@ def check_point_sets(X, name="X", dtype=np.float64):
             raise TypeError(f"{name} holds documents (vectors with weights), expected sets of vectors")
         return X.astype(dtype)
     X = as_list(X, name, "sets of vectors (arrays of shape (n_points, dim))")
+    packed = Ragged.pack_arrays(X, dtype, name, "point")  # plain arrays: packed by the core
+    if packed is not None:
+        return packed
     items, dim = [], None
     for i, s in enumerate(X):
         if isinstance(s, tuple):

@@ -56,6 +56,9 @@ def check_series(X, name="X", dtype=np.float64):
         )
     # An array (n_series, length[, channels]) is an equal-length collection.
     X = as_list(X, name, "time series", item="series")
+    packed = Ragged.pack_arrays(X, dtype, name, "step")  # plain arrays: packed by the core
+    if packed is not None:
+        return packed
     series = []
     channels = None
     for i, s in enumerate(X):

@@ -1,12 +1,16 @@
 #pragma once
 // all_finite(): whether an array holds no infinity and no NaN, in one pass
 // that vectorises without -ffast-math (a floating-point reduction would need
-// reassociation; this one is integer arithmetic on the bits).
+// reassociation; this one is integer arithmetic on the bits), and the same
+// check of a large array in parallel.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+
+#include "parallel.hpp"
 
 namespace pyd2ke {
 
@@ -28,6 +32,18 @@ bool all_finite(const T* x, std::size_t count) {
         carries |= (bits & kAbs) + kExponentUnit;
     }
     return (carries >> (kBits - 1)) == 0;
+}
+
+// all_finite over blocks of 64k values on n_threads threads.
+template <class T>
+bool all_finite(const T* x, std::size_t count, int n_threads) {
+    constexpr std::size_t kBlock = std::size_t{1} << 16;
+    std::atomic<bool> finite{true};
+    parallel_for_blocks(count, n_threads, kBlock, [&](std::size_t begin, std::size_t end) {
+        if (finite.load(std::memory_order_relaxed) && !all_finite(x + begin, end - begin))
+            finite.store(false, std::memory_order_relaxed);
+    });
+    return finite.load();
 }
 
 }  // namespace pyd2ke

@@ -11,9 +11,9 @@
 // (n - 1) / 2 and n - 1 internal nodes (every internal node has 2 or 3
 // children), so n <= ||V(S)||_1 <= 2n - 1.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -28,9 +28,9 @@ namespace pyd2ke {
 // Sketches of many strings: string i owns labels/counts[offsets[i] .. offsets[i+1]),
 // labels sorted ascending.
 struct EspSketches {
-    std::vector<std::uint64_t> labels;
-    std::vector<double> counts;
-    std::vector<std::int64_t> offsets{0};
+    UninitializedVector<std::uint64_t> labels;
+    UninitializedVector<double> counts;
+    UninitializedVector<std::int64_t> offsets{0};
 
     std::size_t size() const { return offsets.size() - 1; }
 };
@@ -52,62 +52,54 @@ inline std::vector<std::pair<std::uint64_t, std::uint64_t>> esp_sketch(const Tex
 }
 
 // Sketches of every text, in parallel; the result does not depend on n_threads.
-// Texts go in blocks, and the output is written once, in order: the block
-// that comes next in the output parses straight into it, any other into a
-// part of its own that is appended (and freed) as soon as every earlier
-// block is there. One thread thus never copies, and only a few parts are
-// alive at any time.
+// Texts go in blocks, each parsed into a part of its own; once every block
+// is parsed, the parts are copied into the output in parallel, each at the
+// place the sizes of the blocks before it give, and freed. No thread waits
+// for another to append (an ordered append under a lock was serial: at 16
+// threads it held ESP to 3x), at the price of the parts and the output
+// being alive together for a moment: chunks (pyd2ke.chunking) bound both.
 inline EspSketches esp_sketch_batch(const std::vector<TextView>& texts, int n_threads = 1) {
     constexpr std::size_t block = 256;
     const std::size_t n = texts.size();
     const std::size_t n_blocks = (n + block - 1) / block;
-    EspSketches out;
-    // Random text keeps about 0.8 distinct labels per character: reserve
-    // once, not by doubling, in huge pages (hundreds of MB for 10^5 strings).
-    std::size_t total_chars = 0;
-    for (const TextView& t : texts) total_chars += t.size;
-    out.labels.reserve(total_chars);
-    out.counts.reserve(total_chars);
-    advise_huge_pages(out.labels.data(), total_chars * sizeof(std::uint64_t));
-    advise_huge_pages(out.counts.data(), total_chars * sizeof(double));
-    out.offsets.reserve(n + 1);
-    std::vector<EspSketches> parts(n_blocks);
-    std::vector<char> parsed(n_blocks, 0);
-    std::size_t appended = 0;  // blocks [0, appended) are in the output
-    std::mutex order;
+    struct Part {
+        std::vector<std::uint64_t> labels;
+        std::vector<double> counts;
+        std::vector<std::int64_t> ends;  // end of each string's pairs in the part
+    };
+    std::vector<Part> parts(n_blocks);
     parallel_for_blocks(n, n_threads, block, [&](std::size_t begin, std::size_t end) {
         detail::EspWorkspace ws;
-        const std::size_t b = begin / block;
-        bool direct;
-        {
-            std::lock_guard<std::mutex> lock(order);
-            direct = appended == b;  // then no other thread writes to out until b is parsed
-        }
-        EspSketches& target = direct ? out : parts[b];
-        if (!direct) {
-            std::size_t chars = 0;
-            for (std::size_t i = begin; i < end; ++i) chars += texts[i].size;
-            target.labels.reserve(chars);
-            target.counts.reserve(chars);
-            target.offsets.reserve(end - begin + 1);
-        }
+        Part& part = parts[begin / block];
+        std::size_t chars = 0;
+        for (std::size_t i = begin; i < end; ++i) chars += texts[i].size;
+        // Random text keeps about 0.8 distinct labels per character.
+        part.labels.reserve(chars);
+        part.counts.reserve(chars);
+        part.ends.reserve(end - begin);
         for (std::size_t i = begin; i < end; ++i) {
             visit_text(texts[i], [&](auto p, std::size_t len) {
-                detail::esp_characteristic_vector(p, len, ws, target.labels, target.counts);
+                detail::esp_characteristic_vector(p, len, ws, part.labels, part.counts);
             });
-            target.offsets.push_back(static_cast<std::int64_t>(target.labels.size()));
+            part.ends.push_back(static_cast<std::int64_t>(part.labels.size()));
         }
-        std::lock_guard<std::mutex> lock(order);
-        parsed[b] = 1;
-        if (direct) ++appended;
-        for (; appended < n_blocks && parsed[appended]; ++appended) {
-            EspSketches& p = parts[appended];
-            const std::int64_t base = static_cast<std::int64_t>(out.labels.size());
-            out.labels.insert(out.labels.end(), p.labels.begin(), p.labels.end());
-            out.counts.insert(out.counts.end(), p.counts.begin(), p.counts.end());
-            for (std::size_t i = 1; i < p.offsets.size(); ++i) out.offsets.push_back(base + p.offsets[i]);
-            p = EspSketches();
-        }
+    });
+    std::vector<std::size_t> base(n_blocks + 1, 0);
+    for (std::size_t b = 0; b < n_blocks; ++b) base[b + 1] = base[b] + parts[b].labels.size();
+    EspSketches out;
+    out.labels.resize(base[n_blocks]);
+    out.counts.resize(base[n_blocks]);
+    out.offsets.resize(n + 1);
+    out.offsets[0] = 0;
+    advise_huge_pages(out.labels.data(), base[n_blocks] * sizeof(std::uint64_t));
+    advise_huge_pages(out.counts.data(), base[n_blocks] * sizeof(double));
+    parallel_for_blocks(n_blocks, n_threads, 1, [&](std::size_t b, std::size_t) {
+        Part& part = parts[b];
+        std::copy(part.labels.begin(), part.labels.end(), out.labels.begin() + static_cast<std::ptrdiff_t>(base[b]));
+        std::copy(part.counts.begin(), part.counts.end(), out.counts.begin() + static_cast<std::ptrdiff_t>(base[b]));
+        for (std::size_t k = 0; k < part.ends.size(); ++k)
+            out.offsets[b * block + k + 1] = static_cast<std::int64_t>(base[b]) + part.ends[k];
+        part = Part();
     });
     return out;
 }

@@ -1,0 +1,145 @@
+"""Packing a list of arrays by the core (Ragged.pack_arrays) against the
+Python packing it replaces (Ragged.pack of the checked items): same values,
+offsets and dtype for every element type, layout, length and thread count;
+None for items the core does not take, so the Python check names them."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pyd2ke import _core
+from pyd2ke._domains.point_sets import check_point_sets
+from pyd2ke._domains.series import check_series
+from pyd2ke._parallel import using_threads
+from pyd2ke._ragged import Ragged
+
+# Lengths that straddle SIMD widths and the core's blocks.
+LENGTHS = [1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 128, 300]
+ELEMENTS = [np.float64, np.float32, np.int64, np.int32]
+
+
+def python_pack(items, dtype):
+    """The reference: the items as 2-D arrays, concatenated by numpy."""
+    return Ragged.pack([np.asarray(a).reshape(len(a), -1) for a in items], dtype)
+
+
+def layout(a, kind):
+    """a (rows, columns) in another memory layout with the same values."""
+    if kind == "fortran":
+        return np.asfortranarray(a)
+    if kind == "strided":  # every other row and column of a bigger array
+        big = np.zeros((2 * a.shape[0], 2 * a.shape[1]), dtype=a.dtype)
+        big[::2, ::2] = a
+        return big[::2, ::2]
+    return np.ascontiguousarray(a)
+
+
+@given(
+    lengths=st.lists(st.sampled_from(LENGTHS), min_size=1, max_size=12),
+    columns=st.sampled_from([None, 1, 3, 17]),
+    element=st.sampled_from(ELEMENTS),
+    kind=st.sampled_from(["c", "fortran", "strided"]),
+    dtype=st.sampled_from([np.float64, np.float32]),
+    threads=st.sampled_from([1, 2, 3]),
+    seed=st.integers(0, 2**16),
+)
+def test_core_packing_equals_python_packing(lengths, columns, element, kind, dtype, threads, seed):
+    rng = np.random.default_rng(seed)
+    items = []
+    for n in lengths:
+        a = (rng.normal(size=(n, columns or 1)) * 1000).astype(element)
+        items.append(a[:, 0].copy() if columns is None else layout(a, kind))
+    fast = Ragged.pack_arrays(items, dtype, "X", "step")
+    with using_threads(threads):
+        again = Ragged.pack_arrays(items, dtype, "X", "step")
+    slow = python_pack(items, dtype)
+    assert fast is not None
+    for got in (fast, again):
+        assert got.values.dtype == np.dtype(dtype) and got.values.flags.c_contiguous
+        np.testing.assert_array_equal(got.values, slow.values)
+        np.testing.assert_array_equal(got.offsets, slow.offsets)
+
+
+@pytest.mark.parametrize("check, what", [(check_series, "step"), (check_point_sets, "point")])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("length", [1, 8, 17, 65])
+def test_non_finite_values_name_the_item_and_position(check, what, bad, length):
+    items = [np.ones((length, 2)) for _ in range(5)]
+    items[3][length - 1, 1] = bad
+    with pytest.raises(ValueError, match=rf"X\[3\] contains NaN or infinity \(at {what} {length - 1}\)"):
+        check(items)
+
+
+def test_a_double_too_large_for_float32_is_an_infinity_named():
+    items = [np.ones(4), np.array([1.0, 1e300, 2.0])]
+    assert check_series(items, dtype=np.float64).values.max() == 1e300
+    with pytest.raises(ValueError, match=r"X\[1\] contains NaN or infinity \(at step 1\)"):
+        check_series(items, dtype=np.float32)
+
+
+@pytest.mark.parametrize("items", [
+    [np.ones(3), [1.0, 2.0]],                          # a list, not an array
+    [np.ones(3), np.ones(3, dtype=np.float16)],        # another element type
+    [np.ones(3), np.ones(3, dtype=bool)],
+    [np.ones(3), np.ones(3, dtype=">f8")],             # not in native byte order
+    [np.ones(3), np.ones((2, 2, 2))],                  # three dimensions
+    [np.ones(3), np.ones(0)],                          # no rows
+    [np.ones((3, 2)), np.ones((3, 0))],                # no columns
+    [np.ones((3, 2)), np.ones((3, 3))],                # other columns than the first
+])
+def test_other_items_are_left_to_the_python_check(items):
+    assert _core.pack_rows_float64(items, 2) is None
+    assert _core.pack_rows_float32(items, 2) is None
+
+
+def test_the_python_check_still_names_what_the_core_left():
+    with pytest.raises(ValueError, match=r"X\[1\] has 3 channels, but X\[0\] has 2"):
+        check_series([np.ones((3, 2)), np.ones((3, 3))])
+    with pytest.raises(ValueError, match=r"X\[1\] is empty"):
+        check_point_sets([np.ones((3, 2)), np.ones((0, 2))])
+    # Non-native byte order and lists still pack, through Python.
+    packed = check_series([np.arange(3.0), np.arange(3.0).astype(">f8"), [1, 2]])
+    np.testing.assert_array_equal(packed.values[:, 0], [0, 1, 2, 0, 1, 2, 1, 2])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("size", [0, 1, 7, 8, 9, 65535, 65536, 65537, 200_003])
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_parallel_finite_check_equals_numpy(dtype, size, threads):
+    rng = np.random.default_rng(size)
+    a = rng.normal(size=size).astype(dtype)
+    assert _core.all_finite(a, threads)
+    for bad in (np.nan, np.inf, -np.inf):
+        for where in {0, size // 2, size - 1} if size else set():
+            b = a.copy()
+            b[where] = bad
+            assert not _core.all_finite(b, threads)
+
+
+@given(
+    sizes=st.lists(st.sampled_from([0, 1, 7, 8, 9, 63, 64, 65, 300_000]), min_size=1, max_size=6),
+    dtype=st.sampled_from([np.uint64, np.float64, np.int32, np.float32]),
+    width=st.sampled_from([None, 3]),
+    threads=st.sampled_from([1, 2, 3]),
+)
+def test_parallel_concatenate_equals_numpy(sizes, dtype, width, threads):
+    from pyd2ke._parallel import concatenate
+
+    rng = np.random.default_rng(len(sizes))
+    arrays = [rng.integers(0, 1000, size=(n,) if width is None else (n, width)).astype(dtype) for n in sizes]
+    with using_threads(threads):
+        got = concatenate(arrays)
+    expected = np.concatenate(arrays)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_concatenate_into_refuses_what_does_not_fit():
+    out = np.empty(4)
+    with pytest.raises(TypeError, match="out's dtype"):
+        _core.concatenate_into([np.ones(4, dtype=np.float32)], out, 1)
+    with pytest.raises(ValueError, match="do not fit"):
+        _core.concatenate_into([np.ones(5)], out, 1)
+    with pytest.raises(ValueError, match="do not fill"):
+        _core.concatenate_into([np.ones(3)], out, 1)
