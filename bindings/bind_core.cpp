@@ -1,14 +1,18 @@
 // Bindings of cpp/include/pyd2ke/core: packing a list of arrays (series,
-// point sets) into the (values, offsets) form the batches take, and joining
-// the arrays of a chunked transform's outputs.
+// point sets) into the (values, offsets) form the batches take, and a list
+// of dense graphs into edge lists; joining the arrays of a chunked
+// transform's outputs; the finite check of a large array.
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
+#include <pyd2ke/core/dense_edges.hpp>
 #include <pyd2ke/core/finite.hpp>
 #include <pyd2ke/core/pack.hpp>
 
@@ -34,6 +38,21 @@ bool element_of(const py::dtype& dt, pyd2ke::StridedRows::Element& element) {
     return true;
 }
 
+// The view of a real ndarray (rows,) or (rows, columns), and its number of
+// dimensions; 0 for anything else.
+int strided_view(py::handle item, pyd2ke::StridedRows& r) {
+    if (!py::isinstance<py::array>(item)) return 0;
+    const auto a = py::reinterpret_borrow<py::array>(item);
+    const int ndim = static_cast<int>(a.ndim());
+    if ((ndim != 1 && ndim != 2) || !element_of(a.dtype(), r.element)) return 0;
+    r.data = static_cast<const char*>(a.data());
+    r.rows = static_cast<std::size_t>(a.shape(0));
+    r.row_stride = a.strides(0);
+    r.columns = ndim == 2 ? static_cast<std::size_t>(a.shape(1)) : 1;
+    r.column_stride = ndim == 2 ? a.strides(1) : a.itemsize();
+    return ndim;
+}
+
 // items (a list of numpy arrays (rows,) or (rows, columns)) as
 // (values (total rows, columns) of T, offsets, all finite), or None when an
 // item is anything else: not an ndarray, another dtype, no rows, no
@@ -49,17 +68,9 @@ py::object pack_rows(const py::list& items, int n_threads) {
     o[0] = 0;
     std::size_t columns = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        const py::handle item = items[i];
-        if (!py::isinstance<py::array>(item)) return py::none();
-        const auto a = py::reinterpret_borrow<py::array>(item);
         pyd2ke::StridedRows& r = arrays[i];
-        if (!element_of(a.dtype(), r.element) || a.ndim() < 1 || a.ndim() > 2) return py::none();
-        r.data = static_cast<const char*>(a.data());
-        r.rows = static_cast<std::size_t>(a.shape(0));
-        r.row_stride = a.strides(0);
-        r.columns = a.ndim() == 2 ? static_cast<std::size_t>(a.shape(1)) : 1;
-        r.column_stride = a.ndim() == 2 ? a.strides(1) : a.itemsize();
-        if (r.rows == 0 || r.columns == 0 || (i > 0 && r.columns != columns)) return py::none();
+        if (strided_view(items[i], r) == 0 || r.rows == 0 || r.columns == 0 || (i > 0 && r.columns != columns))
+            return py::none();
         columns = r.columns;
         o[i + 1] = o[i] + static_cast<std::int64_t>(r.rows);
     }
@@ -106,6 +117,68 @@ bool all_finite(const pyd2ke_bindings::CArray<T>& a, int n_threads) {
     return pyd2ke::all_finite(data, count, n_threads);
 }
 
+// Graphs given as dense adjacency matrices, all bare or all in pairs
+// (matrix, integer node labels), as (node_counts, edge_counts, rows, cols,
+// weights, labels or None), the edges of each graph row-major; None for
+// anything else (sparse matrices, networkx graphs, attributes, a negative,
+// NaN or infinite weight, a label outside [0, max_label], ...): the
+// domain's Python check then takes over and names the graph.
+py::object pack_dense_graphs(const py::list& items, std::int64_t max_label, int n_threads) {
+    const std::size_t n = items.size();
+    if (n == 0) return py::none();
+    std::vector<pyd2ke::StridedRows> matrices(n), labels;
+    py::array_t<std::int64_t> node_counts(static_cast<py::ssize_t>(n));
+    std::int64_t* counts = node_counts.mutable_data();
+    bool with_labels = false;
+    for (std::size_t i = 0; i < n; ++i) {
+        py::handle item = items[i], adjacency = item;
+        // Exactly a tuple or list, as the Python check reads a pair
+        // (NodeVectors, a tuple subclass, is not a graph).
+        const bool pair = PyTuple_CheckExact(item.ptr()) || PyList_CheckExact(item.ptr());
+        if (i == 0) with_labels = pair;
+        if (pair != with_labels || (pair && py::len(item) != 2)) return py::none();
+        if (pair) adjacency = item[py::int_(0)];
+        pyd2ke::StridedRows& m = matrices[i];
+        if (strided_view(adjacency, m) != 2 || m.rows == 0 || m.rows != m.columns) return py::none();
+        counts[i] = static_cast<std::int64_t>(m.rows);
+        if (pair) {
+            pyd2ke::StridedRows l;
+            if (strided_view(item[py::int_(1)], l) != 1 || l.rows != m.rows) return py::none();
+            if (l.element != pyd2ke::StridedRows::Element::int64 && l.element != pyd2ke::StridedRows::Element::int32)
+                return py::none();  // float labels: the Python check decides
+            labels.push_back(l);
+        }
+    }
+    std::vector<std::int64_t> edge_counts, rows, cols;
+    std::vector<double> weights;
+    std::vector<std::int64_t> node_labels;
+    bool valid;
+    {
+        InterruptibleRelease release;
+        valid = pyd2ke::dense_edges(matrices, edge_counts, rows, cols, weights, n_threads);
+        for (const pyd2ke::StridedRows& l : labels) {
+            for (std::size_t k = 0; k < l.rows && valid; ++k) {
+                const char* p = l.data + static_cast<std::ptrdiff_t>(k) * l.row_stride;
+                const std::int64_t v = l.element == pyd2ke::StridedRows::Element::int64
+                                           ? pyd2ke::detail::load_element<std::int64_t>(p)
+                                           : pyd2ke::detail::load_element<std::int32_t>(p);
+                valid = v >= 0 && v <= max_label;
+                node_labels.push_back(v);
+            }
+        }
+    }
+    if (!valid) return py::none();
+    auto as_array = [](const auto& v) {
+        using T = typename std::decay_t<decltype(v)>::value_type;
+        py::array_t<T> out(static_cast<py::ssize_t>(v.size()));
+        std::copy(v.begin(), v.end(), out.mutable_data());
+        return out;
+    };
+    py::object label_array = with_labels ? py::object(as_array(node_labels)) : py::object(py::none());
+    return py::make_tuple(node_counts, as_array(edge_counts), as_array(rows), as_array(cols), as_array(weights),
+                          label_array);
+}
+
 }  // namespace
 
 void bind_core(py::module_& m) {
@@ -117,6 +190,9 @@ void bind_core(py::module_& m) {
     m.def("all_finite", &all_finite<double>, py::arg("a").noconvert(), py::arg("n_threads"),
           "Whether a C-contiguous float64 array holds no NaN and no infinity, checked on n_threads threads.");
     m.def("all_finite", &all_finite<float>, py::arg("a").noconvert(), py::arg("n_threads"));
+    m.def("pack_dense_graphs", &pack_dense_graphs, py::arg("items"), py::arg("max_label"), py::arg("n_threads"),
+          "Dense adjacency matrices (bare, or pairs with integer node labels) as (node_counts, edge_counts, rows, "
+          "cols, weights, labels or None); None for anything else.");
     m.def("concatenate_into", &concatenate_into, py::arg("parts"), py::arg("out"), py::arg("n_threads"),
           "The 1-D arrays of parts, one after the other, copied into out on n_threads threads.");
 }

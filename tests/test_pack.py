@@ -143,3 +143,77 @@ def test_concatenate_into_refuses_what_does_not_fit():
         _core.concatenate_into([np.ones(5)], out, 1)
     with pytest.raises(ValueError, match="do not fill"):
         _core.concatenate_into([np.ones(3)], out, 1)
+
+
+# --- dense graphs ---------------------------------------------------------------------
+
+from pyd2ke._domains import graphs as graph_domain  # noqa: E402
+
+
+def python_pack_graphs(items, monkeypatch):
+    """The reference: pack_graphs with the core's fast path switched off."""
+    with monkeypatch.context() as m:
+        m.setattr(_core, "pack_dense_graphs", lambda *args: None)
+        return graph_domain.pack_graphs(items, "X")
+
+
+def assert_same_graphs(a, b):
+    assert a.kind == b.kind
+    for field in ("node_offsets", "edge_offsets", "rows", "cols", "weights"):
+        got, expected = getattr(a, field), getattr(b, field)
+        assert got.dtype == expected.dtype, field
+        np.testing.assert_array_equal(got, expected, err_msg=field)
+    if b.node_data is None:
+        assert a.node_data is None
+    else:
+        assert a.node_data.dtype == b.node_data.dtype
+        np.testing.assert_array_equal(a.node_data, b.node_data)
+
+
+@given(
+    sizes=st.lists(st.sampled_from([1, 2, 7, 8, 9, 17, 65]), min_size=1, max_size=8),
+    element=st.sampled_from(ELEMENTS),
+    kind=st.sampled_from(["c", "fortran", "strided"]),
+    labels=st.sampled_from([None, np.int64, np.int32]),
+    pair=st.sampled_from([tuple, list]),
+    threads=st.sampled_from([1, 2, 3]),
+    seed=st.integers(0, 2**16),
+)
+def test_core_graph_packing_equals_python_packing(sizes, element, kind, labels, pair, threads, seed):
+    from _pytest.monkeypatch import MonkeyPatch
+
+    rng = np.random.default_rng(seed)
+    items = []
+    for n in sizes:
+        A = np.triu((rng.random((n, n)) < 0.3) * rng.integers(1, 5, (n, n)), 1).astype(element)
+        A = layout(A + A.T, kind)
+        items.append(A if labels is None else pair([A, rng.integers(0, 7, n).astype(labels)]))
+    with using_threads(threads):
+        fast = graph_domain.pack_graphs(items, "X")
+    assert _core.pack_dense_graphs(items, graph_domain.MAX_LABEL, threads) is not None
+    with MonkeyPatch.context() as m:
+        slow = python_pack_graphs(items, m)
+    assert_same_graphs(fast, slow)
+
+
+@pytest.mark.parametrize("items, message", [
+    ([np.ones((2, 2)), -np.ones((2, 2))], r"X\[1\] adjacency has weight -1.0"),
+    ([np.ones((2, 2)), np.full((2, 2), np.nan)], r"X\[1\] adjacency contains NaN or infinity"),
+    ([np.ones((2, 2)), np.array([[0, 1], [2, 0]])], r"X\[1\] adjacency is not symmetric"),
+    ([(np.ones((2, 2)), np.array([0, 1])), (np.ones((2, 2)), np.array([0, 70000]))], r"X\[1\] has node label 70000"),
+    ([(np.ones((2, 2)), np.array([0, 1])), (np.ones((2, 2)), np.array([0]))], r"X\[1\] has 2 nodes but 1 node labels"),
+    ([(np.ones((2, 2)), np.array([0, 1])), np.ones((2, 2))], r"X\[1\] has no node data, but X\[0\] has labels"),
+    ([np.ones((2, 2)), np.ones((2, 3))], r"X\[1\] adjacency has shape \(2, 3\)"),
+])
+def test_bad_graphs_are_named_by_the_python_check(items, message):
+    with pytest.raises(ValueError, match=message):
+        graph_domain.pack_graphs(items, "X")
+
+
+def test_other_graph_inputs_are_left_to_the_python_check():
+    import scipy.sparse as sp
+
+    A = np.ones((3, 3))
+    for items in ([sp.csr_matrix(A)], [(A, np.ones((3, 2)))], [(A, np.array([0.0, 1.0, 2.0]))], [A.astype(bool)],
+                  [graph_domain.NodeVectors(A, np.ones(3))], [[A, np.arange(3), 0]]):
+        assert _core.pack_dense_graphs(items, graph_domain.MAX_LABEL, 2) is None

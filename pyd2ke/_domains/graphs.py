@@ -48,7 +48,8 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
-from .._parallel import run_row_blocks
+from .. import _core
+from .._parallel import current_threads, run_row_blocks
 from .._ragged import Ragged
 from .._validation import (
     as_list,
@@ -351,7 +352,15 @@ def _node_data(data, n, label):
 
 
 def pack_graphs(items, name):
-    """Checked graphs (a list in the input format) packed into Graphs."""
+    """Checked graphs (a list in the input format) packed into Graphs.
+    Dense matrices, bare or with integer labels, are read by the core in
+    parallel; anything else (or a bad value) by the loop below, which names
+    the graph."""
+    fast = _core.pack_dense_graphs(items, MAX_LABEL, current_threads())
+    if fast is not None:
+        node_counts, edge_counts, rows, cols, weights, labels = fast
+        return _graphs_from_edges(node_counts, edge_counts, rows, cols, weights, labels,
+                                  "structure" if labels is None else "labels", name)
     n_graphs = len(items)
     node_counts = np.zeros(n_graphs, dtype=np.int64)
     edge_counts = np.zeros(n_graphs, dtype=np.int64)
@@ -389,11 +398,17 @@ def pack_graphs(items, name):
         weights.append(w)
         if values is not None:
             data.append(values)
-    node_offsets = np.r_[0, np.cumsum(node_counts)].astype(np.int64)
     cat = lambda parts, dtype: np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype)
-    edge_offsets, rows, cols, weights = _canonical_edges(node_offsets, edge_counts, cat(rows, np.int64),
-                                                         cat(cols, np.int64), cat(weights, np.float64), name)
     node_data = np.concatenate(data, axis=0) if data else None
+    return _graphs_from_edges(node_counts, edge_counts, cat(rows, np.int64), cat(cols, np.int64),
+                              cat(weights, np.float64), node_data, kind, name)
+
+
+def _graphs_from_edges(node_counts, edge_counts, rows, cols, weights, node_data, kind, name):
+    """Graphs from their node and edge counts and their edges (local
+    indices, graph after graph), the edges made canonical."""
+    node_offsets = np.r_[0, np.cumsum(node_counts)].astype(np.int64)
+    edge_offsets, rows, cols, weights = _canonical_edges(node_offsets, edge_counts, rows, cols, weights, name)
     return Graphs(node_offsets, edge_offsets, rows, cols, weights, node_data, kind)
 
 

@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 
 from .. import _core
-from .._validation import as_list
+from .._validation import as_list_and_types
 from .base import Domain, Metric, soft_or_direct
 
 SAMPLERS = ("rf", "rfd", "ss", "bss")
@@ -46,8 +46,7 @@ def _string_list(X, name):
         if X.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional, got an array of shape {X.shape}")
         X = X.tolist()
-    X = as_list(X, name, "str or bytes", item="string")
-    types = set(map(type, X))
+    X, types = as_list_and_types(X, name, "str or bytes", item="string")
     if types == {str}:
         return X, False
     if types == {bytes}:
