@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <pyd2ke/core/center_scale.hpp>
 #include <pyd2ke/core/dense_edges.hpp>
 #include <pyd2ke/core/finite.hpp>
 #include <pyd2ke/core/pack.hpp>
@@ -179,6 +180,19 @@ py::object pack_dense_graphs(const py::list& items, std::int64_t max_label, int 
                           label_array);
 }
 
+// out (rows, columns), C-contiguous: every row centred on mean and scaled by factor.
+template <class T>
+void center_and_scale_into(pyd2ke_bindings::CArray<T> out, const pyd2ke_bindings::CArray<T>& mean, T factor,
+                           int n_threads) {
+    if (out.ndim() != 2 || mean.ndim() != 1 || mean.shape(0) != out.shape(1) || !out.writeable())
+        throw py::value_error("out must be a writeable (rows, columns) array and mean have one value per column");
+    T* data = out.mutable_data();
+    const T* m = mean.data();
+    const auto rows = static_cast<std::size_t>(out.shape(0)), columns = static_cast<std::size_t>(out.shape(1));
+    InterruptibleRelease release;
+    pyd2ke::center_and_scale_rows(data, rows, columns, m, factor, n_threads);
+}
+
 }  // namespace
 
 void bind_core(py::module_& m) {
@@ -193,6 +207,11 @@ void bind_core(py::module_& m) {
     m.def("pack_dense_graphs", &pack_dense_graphs, py::arg("items"), py::arg("max_label"), py::arg("n_threads"),
           "Dense adjacency matrices (bare, or pairs with integer node labels) as (node_counts, edge_counts, rows, "
           "cols, weights, labels or None); None for anything else.");
+    m.def("center_and_scale_into", &center_and_scale_into<double>, py::arg("out").noconvert(),
+          py::arg("mean").noconvert(), py::arg("factor"), py::arg("n_threads"),
+          "out[i, j] = (out[i, j] - mean[j]) * factor, on n_threads threads (numpy's two roundings).");
+    m.def("center_and_scale_into", &center_and_scale_into<float>, py::arg("out").noconvert(),
+          py::arg("mean").noconvert(), py::arg("factor"), py::arg("n_threads"));
     m.def("concatenate_into", &concatenate_into, py::arg("parts"), py::arg("out"), py::arg("n_threads"),
           "The 1-D arrays of parts, one after the other, copied into out on n_threads threads.");
 }

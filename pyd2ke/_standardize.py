@@ -18,6 +18,8 @@ absorbs the centring; the factor only moves its regularisation.
 
 import numpy as np
 
+from . import _core
+
 
 def feature_statistics(features):
     """(mean of every feature, the common factor) over the rows of a sample
@@ -31,3 +33,17 @@ def feature_statistics(features):
     if not np.isfinite(scale) or scale <= 1e-5 * size or scale <= np.finfo(np.float64).tiny * 1e10:
         scale = 1.0
     return mean, scale
+
+
+def standardize_into(out, mean, scale, n_threads):
+    """out (rows of features) centred on mean and divided by scale, in place,
+    on n_threads threads: the same bits as ``out -= mean; out *= 1 / scale``
+    in out's dtype (that serial numpy pass was the largest serial part of
+    the D2KE transforms)."""
+    dtype = out.dtype
+    if out.ndim == 2 and out.flags.c_contiguous and out.flags.writeable:
+        _core.center_and_scale_into(out, np.ascontiguousarray(mean, dtype=dtype), dtype.type(1.0 / scale), n_threads)
+        return out
+    out -= mean.astype(dtype)
+    out *= dtype.type(1.0 / scale)
+    return out

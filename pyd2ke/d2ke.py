@@ -27,7 +27,7 @@ from ._base import COUNT, Interval, Pyd2keTransformer, StrOptions
 from ._domains import METRICS, check_metric_params, domain_for, fill_metrics_doc
 from ._domains.base import soft_or_direct
 from ._parallel import chunk_bounds
-from ._standardize import feature_statistics
+from ._standardize import feature_statistics, standardize_into
 from ._validation import (
     check_choice,
     check_dtype,
@@ -196,8 +196,7 @@ class D2KEBase(Pyd2keTransformer):
         engine = self._engine_for_transform()
         engine.features_into(X, self.gamma_, self.kernel, out, effective_n_threads(self.n_jobs))
         if getattr(self, "feature_mean_", None) is not None:  # fitted with standardize=True
-            out -= self.feature_mean_.astype(out.dtype)
-            out *= out.dtype.type(1.0 / self.feature_scale_)
+            standardize_into(out, self.feature_mean_, self.feature_scale_, effective_n_threads(self.n_jobs))
         return out
 
     def _check_output(self, Z, start):

@@ -217,3 +217,20 @@ def test_other_graph_inputs_are_left_to_the_python_check():
     for items in ([sp.csr_matrix(A)], [(A, np.ones((3, 2)))], [(A, np.array([0.0, 1.0, 2.0]))], [A.astype(bool)],
                   [graph_domain.NodeVectors(A, np.ones(3))], [[A, np.arange(3), 0]]):
         assert _core.pack_dense_graphs(items, graph_domain.MAX_LABEL, 2) is None
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("rows, columns", [(1, 1), (7, 9), (65, 17), (300, 256)])
+@pytest.mark.parametrize("threads", [1, 3])
+def test_standardisation_in_the_core_is_numpys_bits(dtype, rows, columns, threads):
+    from pyd2ke._standardize import standardize_into
+
+    rng = np.random.default_rng(rows)
+    Z = rng.random((rows, columns)).astype(dtype)
+    mean, scale = rng.random(columns), float(rng.uniform(1e-4, 1))
+    expected = Z.copy()
+    expected -= mean.astype(dtype)
+    expected *= dtype(1.0 / scale)
+    got = standardize_into(Z.copy(), mean, scale, threads)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)

@@ -4,6 +4,7 @@
 #include "version.hpp"
 #include "core/config.hpp"
 #include "core/cpu_features.hpp"
+#include "core/center_scale.hpp"
 #include "core/dense_edges.hpp"
 #include "core/pack.hpp"
 #include "core/parallel.hpp"
