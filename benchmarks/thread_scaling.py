@@ -5,10 +5,12 @@ serial fraction it implies (issue 29).
 
 Each transform is fitted once, then its ``transform`` is timed with
 ``n_jobs`` set to each thread count (median of --repeats runs, after one
-untimed run). The serial fraction is measured, at 1 thread, as the share
-of the transform's time spent outside parallel regions (the core's
-parallel loops and the blocks Python runs on threads, as counted by
-``pyd2ke._parallel.parallel_seconds``): the part no thread count shortens.
+untimed run; each output is freed after the clock stops, since freeing it
+is the caller's work, later). The serial fraction is measured, at 1
+thread, as the share of the transform's time spent outside parallel
+regions (the core's parallel loops and the blocks Python runs on threads,
+as counted by ``pyd2ke._parallel.parallel_seconds``): the part no thread
+count shortens.
 Amdahl's estimate from the speed-up S at n threads, (n / S - 1) / (n - 1),
 is printed beside it; it is larger wherever the parallel part itself scales
 below n (memory bandwidth, clock speed with more cores busy). --scale
@@ -30,7 +32,6 @@ import numpy as np
 import pyd2ke
 from pyd2ke._parallel import parallel_seconds
 from pyd2ke.reports.data import random_documents, random_series, random_sets, random_strings, random_vectors
-from timing import median_time
 
 
 def _graphs(n, seed=0):
@@ -81,14 +82,30 @@ def set_threads(estimator, n):
     return estimator.set_params(n_jobs=n)
 
 
+def transform_seconds(estimator, X, n_threads, repeats):
+    """Median time of transform(X) on n_threads threads, after one untimed
+    run. The output is freed after the clock stops: freeing it is the
+    caller's work, later (unmapping a few hundred MB takes milliseconds)."""
+    set_threads(estimator, n_threads).transform(X)
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        Z = estimator.transform(X)
+        times.append(time.perf_counter() - t0)
+        del Z
+    return statistics.median(times)
+
+
 def serial_fraction(estimator, X, repeats):
-    """Median share of a 1-thread transform's time spent outside parallel regions."""
+    """Median share of a 1-thread transform's time spent outside parallel
+    regions (the output freed after the clock stops, as above)."""
     set_threads(estimator, 1)
     fractions = []
     for _ in range(repeats):
         t0, p0 = time.perf_counter(), parallel_seconds()
-        estimator.transform(X)
+        Z = estimator.transform(X)
         total, inside = time.perf_counter() - t0, parallel_seconds() - p0
+        del Z
         fractions.append(max(0.0, total - inside) / total)
     return statistics.median(fractions)
 
@@ -103,8 +120,15 @@ def output_bytes(Z):
 
 
 def touch_seconds(n_bytes, repeats):
-    """Allocating and writing n_bytes, the floor of a transform bounded by its output."""
-    return median_time(lambda: np.ones(n_bytes, dtype=np.uint8), repeats)
+    """Allocating and writing n_bytes, the floor of a transform bounded by
+    its output (freed after the clock stops, as the transforms' outputs)."""
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        touched = np.ones(n_bytes, dtype=np.uint8)
+        times.append(time.perf_counter() - t0)
+        del touched
+    return statistics.median(times)
 
 
 def main():
@@ -125,7 +149,7 @@ def main():
         if args.only and name not in args.only:
             continue
         estimator.fit(X[:200] if name != "density js" else X[:300])
-        seconds = [median_time(lambda: set_threads(estimator, n).transform(X), args.repeats) for n in threads]
+        seconds = [transform_seconds(estimator, X, n, args.repeats) for n in threads]
         n_bytes = output_bytes(estimator.transform(X))
         floor = touch_seconds(n_bytes, args.repeats)
         speedups = [seconds[0] / t for t in seconds[1:]]
