@@ -68,9 +68,14 @@ py::object pack_rows(const py::list& items, int n_threads) {
     std::int64_t* o = offsets.mutable_data();
     o[0] = 0;
     std::size_t columns = 0;
+    // Our own references: the arrays stay alive while the GIL is released,
+    // whatever another thread does to the list meanwhile.
+    std::vector<py::object> owned;
+    owned.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
+        owned.push_back(items[i]);
         pyd2ke::StridedRows& r = arrays[i];
-        if (strided_view(items[i], r) == 0 || r.rows == 0 || r.columns == 0 || (i > 0 && r.columns != columns))
+        if (strided_view(owned.back(), r) == 0 || r.rows == 0 || r.columns == 0 || (i > 0 && r.columns != columns))
             return py::none();
         columns = r.columns;
         o[i + 1] = o[i] + static_cast<std::int64_t>(r.rows);
@@ -79,7 +84,6 @@ py::object pack_rows(const py::list& items, int n_threads) {
     T* out = values.mutable_data();
     bool finite;
     {
-        // The list holds the arrays; the caller holds the list for the call.
         InterruptibleRelease release;
         finite = pyd2ke::pack_rows(arrays, o, columns, out, n_threads);
     }
@@ -95,10 +99,12 @@ void concatenate_into(const py::list& parts, py::array out, int n_threads) {
     char* target = static_cast<char*>(out.mutable_data());
     std::size_t written = 0;
     const std::size_t capacity = static_cast<std::size_t>(out.nbytes());
+    std::vector<py::array> owned;  // alive while the GIL is released, whatever happens to the list
     for (const py::handle item : parts) {
-        const auto a = py::reinterpret_borrow<py::array>(item);
-        if (!py::isinstance<py::array>(item) || a.ndim() != 1 || !(a.flags() & py::array::c_style) ||
-            !a.dtype().equal(out.dtype()))
+        if (!py::isinstance<py::array>(item)) throw py::type_error("every part must be a numpy array");
+        owned.push_back(py::reinterpret_borrow<py::array>(item));
+        const py::array& a = owned.back();
+        if (a.ndim() != 1 || !(a.flags() & py::array::c_style) || !a.dtype().equal(out.dtype()))
             throw py::type_error("every part must be a C-contiguous 1-D array of out's dtype");
         const std::size_t bytes = static_cast<std::size_t>(a.nbytes());
         if (written + bytes > capacity) throw py::value_error("the parts do not fit into out");
@@ -131,20 +137,25 @@ py::object pack_dense_graphs(const py::list& items, std::int64_t max_label, int 
     py::array_t<std::int64_t> node_counts(static_cast<py::ssize_t>(n));
     std::int64_t* counts = node_counts.mutable_data();
     bool with_labels = false;
+    // Our own references to every array read with the GIL released: a pair
+    // given as a list could otherwise lose its matrix to another thread.
+    std::vector<py::object> owned;
+    owned.reserve(2 * n);
     for (std::size_t i = 0; i < n; ++i) {
-        py::handle item = items[i], adjacency = item;
+        const py::object item = items[i];
         // Exactly a tuple or list, as the Python check reads a pair
         // (NodeVectors, a tuple subclass, is not a graph).
         const bool pair = PyTuple_CheckExact(item.ptr()) || PyList_CheckExact(item.ptr());
         if (i == 0) with_labels = pair;
         if (pair != with_labels || (pair && py::len(item) != 2)) return py::none();
-        if (pair) adjacency = item[py::int_(0)];
+        owned.push_back(pair ? py::object(item[py::int_(0)]) : item);
         pyd2ke::StridedRows& m = matrices[i];
-        if (strided_view(adjacency, m) != 2 || m.rows == 0 || m.rows != m.columns) return py::none();
+        if (strided_view(owned.back(), m) != 2 || m.rows == 0 || m.rows != m.columns) return py::none();
         counts[i] = static_cast<std::int64_t>(m.rows);
         if (pair) {
             pyd2ke::StridedRows l;
-            if (strided_view(item[py::int_(1)], l) != 1 || l.rows != m.rows) return py::none();
+            owned.push_back(item[py::int_(1)]);
+            if (strided_view(owned.back(), l) != 1 || l.rows != m.rows) return py::none();
             if (l.element != pyd2ke::StridedRows::Element::int64 && l.element != pyd2ke::StridedRows::Element::int32)
                 return py::none();  // float labels: the Python check decides
             labels.push_back(l);

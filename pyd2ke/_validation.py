@@ -192,6 +192,11 @@ def as_list_and_types(X, name, what, item="item"):
     return X, types
 
 
+# Floats whose finite values stay finite as float64: a longer float (1e400
+# as numpy.longdouble) may overflow when scikit-learn casts it.
+_CHECKED_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
+
+
 def check_no_missing_rows(X, name="X", n_threads=1):
     """For matrices of vectors (dense, scipy.sparse, DataFrame): a ValueError
     naming the first row with a NaN (a missing value) or an infinity,
@@ -200,13 +205,13 @@ def check_no_missing_rows(X, name="X", n_threads=1):
     scikit-learn's own pass over them; a C-contiguous float matrix is
     checked by the core on n_threads threads."""
     if sp.issparse(X):
-        if X.dtype.kind != "f":
+        if X.dtype.kind not in "fc":
             return False
         csr = X.tocsr()
         if not np.isfinite(csr.data).all():
             row = int(np.searchsorted(csr.indptr, int(np.argmin(np.isfinite(csr.data))), side="right") - 1)
             raise ValueError(f"{name}[{row}] has a missing (NaN) or infinite value; drop or impute it first")
-        return True
+        return X.dtype in _CHECKED_FLOATS
     A = np.asarray(X)  # no copy for an array; a DataFrame's values
     if A.dtype.kind not in "fc" or A.ndim != 2:
         return False  # integers cannot be NaN; anything else: scikit-learn's validation says what is wrong
@@ -216,7 +221,7 @@ def check_no_missing_rows(X, name="X", n_threads=1):
         row, col = np.argwhere(~np.isfinite(A))[0]
         raise ValueError(f"{name}[{row}] has a missing (NaN) or infinite value in column {col}; "
                          f"drop or impute it first")
-    return A.dtype in (np.float16, np.float32, np.float64)  # a longer float may overflow when cast
+    return A.dtype in _CHECKED_FLOATS
 
 
 def check_finite_output(out, name="X", offset=0):

@@ -3,7 +3,7 @@
 import numpy as np
 
 from ._domains import METRICS, check_metric_params, domain_for, fill_metrics_doc
-from ._parallel import chunk_bounds
+from ._parallel import chunk_bounds, using_threads
 from ._validation import check_dtype, check_finite_output, effective_n_threads
 
 
@@ -35,6 +35,11 @@ def pairwise_distances(X, Y=None, metric="levenshtein", n_jobs=None, dtype=np.fl
     -------
     D : ndarray of shape (len(X), len(Y))
     """
+    with using_threads(effective_n_threads(n_jobs)):  # packing X and Y too
+        return _pairwise_distances(X, Y, metric, n_jobs, dtype, metric_params)
+
+
+def _pairwise_distances(X, Y, metric, n_jobs, dtype, metric_params):
     domain = domain_for(metric)
     params = check_metric_params(domain, metric, metric_params, "keyword arguments")
     dtype = check_dtype(dtype)

@@ -234,3 +234,36 @@ def test_standardisation_in_the_core_is_numpys_bits(dtype, rows, columns, thread
     got = standardize_into(Z.copy(), mean, scale, threads)
     assert got.dtype == expected.dtype
     np.testing.assert_array_equal(got, expected)
+
+
+def test_a_longdouble_too_large_for_float64_is_still_refused():
+    # Finite as numpy.longdouble, infinite once cast to float64: the check that
+    # lets scikit-learn skip its own pass must not vouch for it.
+    import scipy.sparse as sp
+
+    from pyd2ke import HashedRandomFourier, RandomMaclaurin
+
+    big = np.array([[np.longdouble("1e400"), 1.0], [2.0, 3.0]], dtype=np.longdouble)
+    if np.isinf(big[0, 0]):
+        pytest.skip("numpy.longdouble is float64 on this platform")
+    for X in (big, sp.csr_matrix(big)):
+        for estimator in (RandomMaclaurin(n_components=8, random_state=0),
+                          HashedRandomFourier(kernel="rbf", n_components=8, random_state=0)):
+            with pytest.raises(ValueError, match="infinity"):
+                estimator.fit(X)
+
+
+def test_pairwise_distances_packs_on_its_own_n_jobs(monkeypatch):
+    from pyd2ke.distances import pairwise_distances
+
+    seen = []
+    real = _core.pack_rows_float64
+
+    def spy(items, n_threads):
+        seen.append(n_threads)
+        return real(items, n_threads)
+
+    monkeypatch.setattr(_core, "pack_rows_float64", spy)
+    X = [np.arange(5.0), np.arange(7.0)]
+    pairwise_distances(X, metric="dtw", n_jobs=1)
+    assert seen == [1]
