@@ -191,6 +191,40 @@ py::object pack_dense_graphs(const py::list& items, std::int64_t max_label, int 
                           label_array);
 }
 
+// One pass over a list of strings at C speed, for the checks Python would
+// make in three passes (the items' types, no empty string, the total length
+// that sizes the chunks): (kind, total length, index of the first empty
+// string or -1). kind: 1 when every item is a str (or subclass), 2 when
+// every item is bytes, 0 for anything else (mixed, other types), which the
+// caller's Python check then names.
+py::tuple text_list_info(const py::list& items) {
+    int kind = 0;
+    std::int64_t total = 0, first_empty = -1;
+    const Py_ssize_t n = PyList_GET_SIZE(items.ptr());
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        PyObject* obj = PyList_GET_ITEM(items.ptr(), i);
+        int this_kind;
+        Py_ssize_t length;
+        if (PyUnicode_Check(obj)) {
+#if PY_VERSION_HEX < 0x030C0000
+            if (PyUnicode_READY(obj) != 0) throw py::error_already_set();
+#endif
+            this_kind = 1;
+            length = PyUnicode_GET_LENGTH(obj);
+        } else if (PyBytes_Check(obj)) {
+            this_kind = 2;
+            length = PyBytes_GET_SIZE(obj);
+        } else {
+            return py::make_tuple(0, 0, -1);
+        }
+        if (i > 0 && this_kind != kind) return py::make_tuple(0, 0, -1);
+        kind = this_kind;
+        total += length;
+        if (length == 0 && first_empty < 0) first_empty = i;
+    }
+    return py::make_tuple(kind, total, first_empty);
+}
+
 // out (rows, columns), C-contiguous: every row centred on mean and scaled by factor.
 template <class T>
 void center_and_scale_into(pyd2ke_bindings::CArray<T> out, const pyd2ke_bindings::CArray<T>& mean, T factor,
@@ -223,6 +257,8 @@ void bind_core(py::module_& m) {
           "out[i, j] = (out[i, j] - mean[j]) * factor, on n_threads threads (numpy's two roundings).");
     m.def("center_and_scale_into", &center_and_scale_into<float>, py::arg("out").noconvert(),
           py::arg("mean").noconvert(), py::arg("factor"), py::arg("n_threads"));
+    m.def("text_list_info", &text_list_info, py::arg("items"),
+          "(kind: 1 all str, 2 all bytes, 0 otherwise; total length; first empty index or -1) in one pass.");
     m.def("concatenate_into", &concatenate_into, py::arg("parts"), py::arg("out"), py::arg("n_threads"),
           "The 1-D arrays of parts, one after the other, copied into out on n_threads threads.");
 }

@@ -64,12 +64,22 @@ def chunk_bounds(objects):
     else:
         n = len(objects)
         try:
-            total = objects.total_size() if hasattr(objects, "total_size") else sum(map(len, objects))
+            total = objects.total_size() if hasattr(objects, "total_size") else _total_length(objects)
         except TypeError:  # objects without a length (generic D2KE): count them
             total = n
     mean = max(1.0, total / max(n, 1))
     step = int(max(1, min(max_items, max_symbols // mean)))
     return [(start, min(n, start + step)) for start in range(0, n, step)]
+
+
+def _total_length(objects):
+    """The summed lengths of a list's items: a list of strings in one pass of
+    the core, anything else by Python."""
+    if isinstance(objects, list) and objects and isinstance(objects[0], (str, bytes)):
+        kind, total, _ = _core.text_list_info(objects)
+        if kind:
+            return total
+    return sum(map(len, objects))
 
 
 @contextmanager

@@ -162,12 +162,13 @@ def as_list(X, name, what, item="item"):
     them, a pandas Series or a one-column DataFrame) as a non-empty list;
     TypeError/ValueError naming `name` otherwise, and a ValueError saying
     "missing" for a None, NaN or NA item."""
-    return as_list_and_types(X, name, what, item)[0]
+    X, labels = listed(X, name, what, item)
+    return check_none_missing(X, labels, name, item)
 
 
-def as_list_and_types(X, name, what, item="item"):
-    """as_list, and the set of the items' types (one pass over them, which
-    a caller that checks the types need not repeat)."""
+def listed(X, name, what, item="item"):
+    """The first half of as_list: X as a non-empty list, and the row labels
+    of a pandas Series (for check_none_missing's message), or None."""
     if isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of {what}, got a single {type(X).__name__}")
     X = table_column(X, name)
@@ -179,17 +180,22 @@ def as_list_and_types(X, name, what, item="item"):
         raise TypeError(f"{name} must be a sequence of {what}, got {type(X).__name__}") from None
     if len(X) == 0:
         raise ValueError(f"{name} is empty: at least one {item} is required")
+    return X, labels
+
+
+def check_none_missing(X, labels, name, item="item"):
+    """The second half of as_list: X (a list), or a ValueError naming its
+    first None, NaN or NA item."""
     # One pass over the types at C speed; the Python loop runs only when a
     # type that can be missing is there.
-    types = set(map(type, X))
-    if not any(_can_be_missing(kind) for kind in types):
-        return X, types
+    if not any(_can_be_missing(kind) for kind in set(map(type, X))):
+        return X
     for i, value in enumerate(X):
         if is_missing(value):
             label = f" (index label {labels[i]!r})" if labels is not None and len(labels) == len(X) else ""
             raise ValueError(f"{name}[{i}]{label} is missing ({value!r}): every {item} must be present; "
                              f"drop or fill the missing ones first")
-    return X, types
+    return X
 
 
 # Floats whose finite values stay finite as float64: a longer float (1e400

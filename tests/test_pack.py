@@ -236,6 +236,7 @@ def test_standardisation_in_the_core_is_numpys_bits(dtype, rows, columns, thread
     np.testing.assert_array_equal(got, expected)
 
 
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")  # scikit-learn's cast
 def test_a_longdouble_too_large_for_float64_is_still_refused():
     # Finite as numpy.longdouble, infinite once cast to float64: the check that
     # lets scikit-learn skip its own pass must not vouch for it.
@@ -267,3 +268,38 @@ def test_pairwise_distances_packs_on_its_own_n_jobs(monkeypatch):
     X = [np.arange(5.0), np.arange(7.0)]
     pairwise_distances(X, metric="dtw", n_jobs=1)
     assert seen == [1]
+
+
+# --- lists of strings --------------------------------------------------------------------
+
+
+@given(
+    texts=st.lists(st.one_of(st.text(max_size=70), st.binary(max_size=70).map(lambda b: b"" if not b else b)),
+                   min_size=1, max_size=30),
+)
+def test_text_list_info_equals_python(texts):
+    kinds = {type(t) for t in texts}
+    kind, total, first_empty = _core.text_list_info(texts)
+    if kinds == {str}:
+        assert kind == 1
+    elif kinds == {bytes}:
+        assert kind == 2
+    else:
+        assert kind == 0
+        return
+    assert total == sum(map(len, texts))
+    assert first_empty == next((i for i, t in enumerate(texts) if len(t) == 0), -1)
+
+
+def test_text_list_info_leaves_everything_else_to_python():
+    import pyd2ke._domains.strings as strings
+
+    assert _core.text_list_info([np.str_("ab"), "c"])[0] == 1  # subclasses are str
+    for items in (["a", b"b"], ["a", None], ["a", bytearray(b"b")], [1, 2]):
+        assert _core.text_list_info(items)[0] == 0
+    with pytest.raises(TypeError, match=r"X mixes str and bytes \(X\[1\] is bytes"):
+        strings.check_strings(["a", b"b"])
+    with pytest.raises(ValueError, match=r"X\[1\] is missing \(None\)"):
+        strings.check_strings(["a", None])
+    with pytest.raises(ValueError, match=r"X\[2\] is an empty string"):
+        strings.check_strings(["a", "\u20ac", "", "b"], allow_empty=False)

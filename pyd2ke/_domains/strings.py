@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 
 from .. import _core
-from .._validation import as_list_and_types
+from .._validation import check_none_missing, listed
 from .base import Domain, Metric, soft_or_direct
 
 SAMPLERS = ("rf", "rfd", "ss", "bss")
@@ -29,14 +29,14 @@ def check_strings(X, name="X", allow_empty=True):
     Returns ``(strings, is_bytes)``. With allow_empty=False, empty strings are
     errors too (ESP and CGK need a character).
     """
-    X, is_bytes = _string_list(X, name)
-    if not allow_empty and not all(map(len, X)):  # the scan at C speed, the index only on failure
-        i = next(i for i, s in enumerate(X) if len(s) == 0)
-        raise ValueError(f"{name}[{i}] is an empty string; ESP and CGK need at least one character")
+    X, is_bytes, first_empty = _string_list(X, name)
+    if not allow_empty and first_empty >= 0:
+        raise ValueError(f"{name}[{first_empty}] is an empty string; ESP and CGK need at least one character")
     return X, is_bytes
 
 
 def _string_list(X, name):
+    """(the strings as a list, is_bytes, index of the first empty one or -1)."""
     if isinstance(X, (str, bytes, bytearray)):
         raise TypeError(
             f"{name} must be a sequence of strings, got a single {type(X).__name__}; "
@@ -46,11 +46,14 @@ def _string_list(X, name):
         if X.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional, got an array of shape {X.shape}")
         X = X.tolist()
-    X, types = as_list_and_types(X, name, "str or bytes", item="string")
-    if types == {str}:
-        return X, False
-    if types == {bytes}:
-        return X, True
+    X, labels = listed(X, name, "str or bytes", item="string")
+    # All str or all bytes (the usual case): types and lengths in one pass
+    # of the core; it holds no None or NaN then. Anything else below, where
+    # the message names the item.
+    kind, _, first_empty = _core.text_list_info(X)
+    if kind:
+        return X, kind == 2, first_empty
+    X = check_none_missing(X, labels, name, item="string")
     # Subclasses (numpy.str_, numpy.bytes_) are fine; bytearray and others are not.
     first_kind = None
     for i, item in enumerate(X):
@@ -67,7 +70,7 @@ def _string_list(X, name):
                 f"{name} mixes str and bytes ({name}[{i}] is {kind}, earlier items are "
                 f"{first_kind}); pass all str or all bytes"
             )
-    return X, first_kind == "bytes"
+    raise AssertionError("the core reads every list of only str or only bytes")  # pragma: no cover
 
 
 class EspDistanceEngine:
