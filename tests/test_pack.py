@@ -17,6 +17,9 @@ from pyd2ke._ragged import Ragged
 # Lengths that straddle SIMD widths and the core's blocks.
 LENGTHS = [1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 128, 300]
 ELEMENTS = [np.float64, np.float32, np.int64, np.int32]
+# What every property test below draws: element type, memory layout, threads, seed.
+ARRAY_DRAWS = dict(element=st.sampled_from(ELEMENTS), kind=st.sampled_from(["c", "fortran", "strided"]),
+                   threads=st.sampled_from([1, 2, 3]), seed=st.integers(0, 2**16))
 
 
 def python_pack(items, dtype):
@@ -38,11 +41,8 @@ def layout(a, kind):
 @given(
     lengths=st.lists(st.sampled_from(LENGTHS), min_size=1, max_size=12),
     columns=st.sampled_from([None, 1, 3, 17]),
-    element=st.sampled_from(ELEMENTS),
-    kind=st.sampled_from(["c", "fortran", "strided"]),
     dtype=st.sampled_from([np.float64, np.float32]),
-    threads=st.sampled_from([1, 2, 3]),
-    seed=st.integers(0, 2**16),
+    **ARRAY_DRAWS,
 )
 def test_core_packing_equals_python_packing(lengths, columns, element, kind, dtype, threads, seed):
     rng = np.random.default_rng(seed)
@@ -172,12 +172,9 @@ def assert_same_graphs(a, b):
 
 @given(
     sizes=st.lists(st.sampled_from([1, 2, 7, 8, 9, 17, 65]), min_size=1, max_size=8),
-    element=st.sampled_from(ELEMENTS),
-    kind=st.sampled_from(["c", "fortran", "strided"]),
     labels=st.sampled_from([None, np.int64, np.int32]),
     pair=st.sampled_from([tuple, list]),
-    threads=st.sampled_from([1, 2, 3]),
-    seed=st.integers(0, 2**16),
+    **ARRAY_DRAWS,
 )
 def test_core_graph_packing_equals_python_packing(sizes, element, kind, labels, pair, threads, seed):
     from _pytest.monkeypatch import MonkeyPatch
