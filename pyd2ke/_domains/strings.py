@@ -47,14 +47,18 @@ def _string_list(X, name):
             raise ValueError(f"{name} must be one-dimensional, got an array of shape {X.shape}")
         X = X.tolist()
     X, labels = listed(X, name, "str or bytes", item="string")
-    # All str or all bytes (the usual case): types and lengths in one pass
-    # of the core; it holds no None or NaN then. Anything else below, where
-    # the message names the item.
+    # Types and lengths in one pass of the core; a list that is not all str
+    # or all bytes gets its first wrong item named below.
     kind, _, first_empty = _core.text_list_info(X)
-    if kind:
-        return X, kind == 2, first_empty
-    X = check_none_missing(X, labels, name, item="string")
-    # Subclasses (numpy.str_, numpy.bytes_) are fine; bytearray and others are not.
+    if not kind:
+        _raise_for_first_bad_item(check_none_missing(X, labels, name, item="string"), name)
+    return X, kind == 2, first_empty
+
+
+def _raise_for_first_bad_item(X, name):
+    """TypeError naming the first item of X that is neither str nor bytes
+    (subclasses such as numpy.str_ are fine; bytearray is not), or the first
+    that mixes them."""
     first_kind = None
     for i, item in enumerate(X):
         if isinstance(item, str):
@@ -70,7 +74,6 @@ def _string_list(X, name):
                 f"{name} mixes str and bytes ({name}[{i}] is {kind}, earlier items are "
                 f"{first_kind}); pass all str or all bytes"
             )
-    raise AssertionError("the core reads every list of only str or only bytes")  # pragma: no cover
 
 
 class EspDistanceEngine:
