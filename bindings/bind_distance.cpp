@@ -22,6 +22,7 @@
 #include <pyd2ke/distance/emd_vocabulary.hpp>
 #include <pyd2ke/distance/hausdorff.hpp>
 #include <pyd2ke/distance/levenshtein.hpp>
+#include <pyd2ke/distance/subsequence_dtw.hpp>
 
 #include "bind_embed.hpp"
 #include "conversions.hpp"
@@ -151,7 +152,66 @@ double dtw_pair(CArray<T> x, CArray<T> y, long window, const std::string& algori
     throw py::value_error("algorithm must be 'auto' or 'reference'");
 }
 
+template <class T>
+py::array_t<T> subsequence_end_costs(CArray<T> x, CArray<T> w, std::size_t dilation, const std::string& algorithm) {
+    if (x.ndim() != 2 || w.ndim() != 2) throw py::value_error("series must be 2-D (length, channels)");
+    if (x.shape(1) != w.shape(1)) throw py::value_error("x and w must have the same number of channels");
+    const pyd2ke::SeriesView<T> a(x.data(), x.shape(0), x.shape(1)), b(w.data(), w.shape(0), w.shape(1));
+    if (algorithm == "reference") {
+        const std::vector<double> costs = pyd2ke::subsequence_end_costs_reference(a, b, dilation);
+        py::array_t<T> out(static_cast<py::ssize_t>(costs.size()));
+        std::copy(costs.begin(), costs.end(), out.mutable_data());
+        return out;
+    }
+    if (algorithm != "auto") throw py::value_error("algorithm must be 'auto' or 'reference'");
+    py::array_t<T> out(x.shape(0));
+    pyd2ke::subsequence_end_costs(a, b, dilation, out.mutable_data());
+    return out;
+}
+
+// Local features of packed inputs against packed shapes (local_series_features).
+template <class T>
+void local_series_features_into(CArray<T> values, Offsets offsets, CArray<T> shape_values, Offsets shape_offsets,
+                                Offsets dilations, std::size_t n_match, CArray<T> thresholds, double gamma,
+                                const std::string& kernel, CArray<T> out, int n_threads) {
+    if (kernel != "soft" && kernel != "direct") throw py::value_error("kernel must be 'soft' or 'direct'");
+    const auto inputs = series_views(values, offsets);
+    const auto shapes = series_views(shape_values, shape_offsets);
+    check_row_width(values, static_cast<std::size_t>(shape_values.shape(1)), "number of channels");
+    const std::size_t R = shapes.size();
+    if (static_cast<std::size_t>(dilations.size()) != R)
+        throw py::value_error("dilations must have one value per shape");
+    if (n_match > R || static_cast<std::size_t>(thresholds.size()) != R - n_match)
+        throw py::value_error("thresholds must have one value per occurrence shape");
+    if (out.ndim() != 2 || static_cast<std::size_t>(out.shape(0)) != inputs.size() ||
+        static_cast<std::size_t>(out.shape(1)) != R || !out.writeable())
+        throw py::value_error("out must be a writeable (inputs, shapes) array");
+    std::vector<std::size_t> steps(R);
+    for (std::size_t j = 0; j < R; ++j) {
+        if (dilations.data()[j] < 1) throw py::value_error("dilations must be >= 1");
+        steps[j] = static_cast<std::size_t>(dilations.data()[j]);
+    }
+    T* target = out.mutable_data();
+    InterruptibleRelease release;
+    pyd2ke::local_series_features(inputs, shapes, steps.data(), n_match, thresholds.data(), static_cast<T>(gamma),
+                                  kernel == "soft", target, n_threads);
+}
+
+template <class T>
+void bind_local_series(py::module_& m) {
+    m.def("subsequence_end_costs", &subsequence_end_costs<T>, py::arg("x").noconvert(), py::arg("w").noconvert(),
+          py::arg("dilation"), py::arg("algorithm") = "auto",
+          "Subsequence DTW cost of all of w against x ending at each step of x (both (length, channels)).");
+    m.def("local_series_features_into", &local_series_features_into<T>, py::arg("values").noconvert(),
+          py::arg("offsets").noconvert(), py::arg("shape_values").noconvert(), py::arg("shape_offsets").noconvert(),
+          py::arg("dilations").noconvert(), py::arg("n_match"), py::arg("thresholds").noconvert(), py::arg("gamma"),
+          py::arg("kernel"), py::arg("out").noconvert(), py::arg("n_threads"),
+          "Best-match (first n_match shapes) and occurrence features of packed series, written into out.");
+}
+
 void bind_dtw(py::module_& m) {
+    bind_local_series<double>(m);
+    bind_local_series<float>(m);
     bind_dtw_batch<double>(m, "DtwBatch64");
     bind_dtw_batch<float>(m, "DtwBatch32");
     m.def("dtw", &dtw_pair<double>, py::arg("x").noconvert(), py::arg("y").noconvert(), py::arg("window") = -1,

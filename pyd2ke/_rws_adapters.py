@@ -15,7 +15,8 @@ from .timeseries import RandomWarpingSeries
 def rws_of(adapter):
     """The RandomWarpingSeries an adapter's parameters describe (float32 arithmetic)."""
     return RandomWarpingSeries(adapter.n_components, max_length=adapter.max_length, derivative=adapter.derivative,
-                               random_state=adapter.random_state, n_jobs=adapter.n_jobs, dtype=np.float32)
+                               local=adapter.local, random_state=adapter.random_state, n_jobs=adapter.n_jobs,
+                               dtype=np.float32)
 
 
 def classifier_pipeline(adapter):

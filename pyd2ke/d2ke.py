@@ -171,7 +171,7 @@ class D2KEBase(Pyd2keTransformer):
     def _distances(self, X):
         engine = self._engine_for_transform()
         n_threads = effective_n_threads(self.n_jobs)
-        out = np.empty((len(X), self.n_components_), dtype=np.float64)
+        out = np.empty((len(X), len(self.random_objects_)), dtype=np.float64)
         check = not self._always_finite()
         for start, stop in chunk_bounds(X):
             engine.distances_into(X[start:stop], out[start:stop], n_threads)

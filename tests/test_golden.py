@@ -134,7 +134,7 @@ def _digest(a):
 # here, so the test holds every explicit argument to its recorded output.
 # The new defaults have tests of their own (tests/test_defaults.py).
 OLD_DEFAULTS = {"standardize": (True, False), "max_length": ("auto", 10), "derivative": (True, False),
-                "beta": ("auto", 1.0)}
+                "local": ("auto", 0.0), "beta": ("auto", 1.0)}
 
 
 def with_old_defaults(estimator):

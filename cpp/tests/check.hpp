@@ -2,6 +2,8 @@
 // A minimal check macro for the C++ tests: count failures, print the first few.
 
 #include <cstdio>
+#include <random>
+#include <vector>
 
 namespace pyd2ke_test {
 inline int failures = 0;
@@ -22,3 +24,16 @@ inline int test_verdict() {
     std::printf("all checks passed\n");
     return 0;
 }
+
+namespace pyd2ke_test {
+
+// n standard normal values of type T.
+template <class T>
+std::vector<T> random_values(std::mt19937_64& rng, std::size_t n) {
+    std::normal_distribution<double> normal;
+    std::vector<T> v(n);
+    for (auto& x : v) x = static_cast<T>(normal(rng));
+    return v;
+}
+
+}  // namespace pyd2ke_test

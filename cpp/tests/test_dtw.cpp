@@ -16,13 +16,7 @@
 
 namespace {
 
-template <class T>
-std::vector<T> random_values(std::mt19937_64& rng, std::size_t n) {
-    std::normal_distribution<double> normal;
-    std::vector<T> v(n);
-    for (auto& x : v) x = static_cast<T>(normal(rng));
-    return v;
-}
+using pyd2ke_test::random_values;
 
 void test_pairs() {
     std::mt19937_64 rng(1);

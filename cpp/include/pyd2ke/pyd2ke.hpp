@@ -17,6 +17,7 @@
 #include "distance/emd_vocabulary.hpp"
 #include "distance/hausdorff.hpp"
 #include "distance/levenshtein.hpp"
+#include "distance/subsequence_dtw.hpp"
 #include "embed/d2ke.hpp"
 #include "features/maclaurin.hpp"
 #include "features/hashed_fourier.hpp"
