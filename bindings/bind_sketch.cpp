@@ -31,7 +31,7 @@ py::array_t<T> take(std::vector<T, Allocator>&& v) {
 }
 
 py::tuple esp_sketches(py::list strings, int n_threads) {
-    const TextList texts = text_views(strings, "X");
+    const TextList texts = text_views(strings, "X", n_threads);
     pyd2ke::EspSketches s;
     {
         InterruptibleRelease release;
@@ -84,7 +84,7 @@ py::tuple esp_hashed_csr(Labels l, Counts c, Offsets o, std::int64_t n_features,
 }
 
 py::tuple cgk_walks(py::list strings, std::uint64_t seed, std::size_t fixed_length, int n_threads) {
-    const TextList texts = text_views(strings, "X");
+    const TextList texts = text_views(strings, "X", n_threads);
     std::vector<std::int64_t> offsets;
     std::vector<std::uint32_t> symbols;
     {
@@ -100,7 +100,7 @@ py::tuple cgk_walks(py::list strings, std::uint64_t seed, std::size_t fixed_leng
 template <class Column, class T>
 void cgk_onehot_into(py::list strings, std::uint64_t seed, std::size_t out_len, CArray<std::uint32_t> alphabet,
                      CArray<Column> columns, CArray<T> data, int n_threads) {
-    const TextList texts = text_views(strings, "X");
+    const TextList texts = text_views(strings, "X", n_threads);
     const std::size_t n = texts.views.size() * out_len;
     if (alphabet.ndim() != 1 || columns.ndim() != 1 || data.ndim() != 1 ||
         static_cast<std::size_t>(columns.shape(0)) != n || static_cast<std::size_t>(data.shape(0)) != n)

@@ -8,6 +8,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -100,33 +101,75 @@ struct TextList {
     std::vector<pyd2ke::TextView> views;
 };
 
-// A list of str or bytes (not mixed).
-inline TextList text_views(const py::list& items, const char* name) {
+namespace detail {
+
+constexpr int kTextStr = 1, kTextBytes = 2, kTextOther = 4;
+
+// Kind of one item (kTextOther for anything else and for a str that is not
+// ready, which only the serial pass may make ready), and its view.
+inline int read_text(PyObject* obj, pyd2ke::TextView& view) {
+    if (PyUnicode_Check(obj)) {
+#if PY_VERSION_HEX < 0x030C0000
+        if (!PyUnicode_IS_READY(obj)) return kTextOther;
+#endif
+        view = pyd2ke::TextView(PyUnicode_DATA(obj), static_cast<std::size_t>(PyUnicode_GET_LENGTH(obj)),
+                                static_cast<unsigned char>(PyUnicode_KIND(obj)));
+        return kTextStr;
+    }
+    if (PyBytes_Check(obj)) {
+        view = pyd2ke::TextView(PyBytes_AS_STRING(obj), static_cast<std::size_t>(PyBytes_GET_SIZE(obj)), 1);
+        return kTextBytes;
+    }
+    return kTextOther;
+}
+
+// Views of a list of all str or all bytes read on n_threads threads while
+// this thread holds the GIL (no Python code runs meanwhile; str and bytes
+// are immutable and the list holds them): true when every item was one
+// kind, false for the serial pass to name what is wrong.
+inline bool read_texts_in_parallel(PyObject* list, std::vector<pyd2ke::TextView>& views, int n_threads) {
+    const auto n = static_cast<std::size_t>(PyList_GET_SIZE(list));
+    views.resize(n);
+    std::atomic<int> kinds{0};
+    pyd2ke::parallel_for_blocks(n, n_threads, 1024, [&](std::size_t begin, std::size_t end) {
+        int seen = 0;
+        for (std::size_t i = begin; i < end; ++i)
+            seen |= read_text(PyList_GET_ITEM(list, static_cast<Py_ssize_t>(i)), views[i]);
+        kinds.fetch_or(seen, std::memory_order_relaxed);
+    });
+    const int all = kinds.load();
+    return all == kTextStr || all == kTextBytes;
+}
+
+}  // namespace detail
+
+// A list of str or bytes (not mixed). The list is copied first: the copy
+// (owner) holds every item while the GIL is released. Long lists are read
+// on n_threads threads; a wrong type or a mix is named by the serial pass.
+inline TextList text_views(const py::list& items, const char* name, int n_threads = 1) {
     TextList out{py::reinterpret_steal<py::list>(PySequence_List(items.ptr())), {}};
     if (!out.owner) throw py::error_already_set();
-    out.views.reserve(out.owner.size());
+    const auto n = static_cast<std::size_t>(PyList_GET_SIZE(out.owner.ptr()));
+    if (n >= 2048 && detail::read_texts_in_parallel(out.owner.ptr(), out.views, n_threads))
+        return out;
+    out.views.clear();
+    out.views.reserve(n);
     int kind_seen = 0;  // 1: str, 2: bytes
-    for (std::size_t i = 0; i < out.owner.size(); ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
         PyObject* obj = PyList_GET_ITEM(out.owner.ptr(), static_cast<Py_ssize_t>(i));
-        int kind = 0;
-        if (PyUnicode_Check(obj)) {
-            kind = 1;
 #if PY_VERSION_HEX < 0x030C0000
-            if (PyUnicode_READY(obj) != 0) throw py::error_already_set();
+        if (PyUnicode_Check(obj) && PyUnicode_READY(obj) != 0) throw py::error_already_set();
 #endif
-            out.views.emplace_back(PyUnicode_DATA(obj), static_cast<std::size_t>(PyUnicode_GET_LENGTH(obj)),
-                                   static_cast<unsigned char>(PyUnicode_KIND(obj)));
-        } else if (PyBytes_Check(obj)) {
-            kind = 2;
-            out.views.emplace_back(PyBytes_AS_STRING(obj), static_cast<std::size_t>(PyBytes_GET_SIZE(obj)), 1);
-        } else {
+        pyd2ke::TextView view;
+        const int kind = detail::read_text(obj, view);
+        if (kind == detail::kTextOther)
             throw py::type_error(std::string(name) + "[" + std::to_string(i) + "] is " +
                                  Py_TYPE(obj)->tp_name + ", expected str or bytes");
-        }
         if (kind_seen != 0 && kind != kind_seen)
             throw py::type_error(std::string(name) + " mixes str and bytes (first at index " + std::to_string(i) +
                                  "); pass all str or all bytes");
         kind_seen = kind;
+        out.views.push_back(view);
     }
     return out;
 }

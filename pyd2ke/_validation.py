@@ -166,16 +166,17 @@ def as_list(X, name, what, item="item"):
     return check_none_missing(X, labels, name, item)
 
 
-def listed(X, name, what, item="item"):
-    """The first half of as_list: X as a non-empty list, and the row labels
-    of a pandas Series (for check_none_missing's message), or None."""
+def listed(X, name, what, item="item", container=list):
+    """The first half of as_list: X as a non-empty list (a new `container`,
+    a list or a subclass), and the row labels of a pandas Series (for
+    check_none_missing's message), or None."""
     if isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of {what}, got a single {type(X).__name__}")
     X = table_column(X, name)
     labels = getattr(X, "index", None)  # a pandas Series' row labels
     labels = None if callable(labels) else labels
     try:
-        X = list(X)
+        X = container(X)
     except TypeError:
         raise TypeError(f"{name} must be a sequence of {what}, got {type(X).__name__}") from None
     if len(X) == 0:

@@ -230,3 +230,44 @@ def test_bss_distribution_follows_algorithm_2():
     assert (n * probabilities).min() >= 25
     assert stats.chisquare(counts, n * probabilities).pvalue > 1e-3
     assert stats.chisquare(strings).pvalue > 1e-3
+
+
+# Lists of 2048 strings or more are read by the core on the threads; shorter
+# ones one by one. Both must give the same views and name the same bad item.
+@pytest.mark.parametrize("n", [1, 2047, 2048, 2049, 5000])
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_long_string_lists_are_read_the_same_on_any_threads(n, threads):
+    from pyd2ke import _core
+
+    rng = np.random.default_rng(n)
+    # All three str widths (1, 2 and 4 bytes per character) and a subclass.
+    alphabet = ["a", "b", "é", "€", "😀"]
+    strings = ["".join(rng.choice(alphabet, rng.integers(1, 12))) for _ in range(n)]
+    strings[n // 2] = np.str_(strings[n // 2])
+    symbols, offsets = _core.cgk_walks(strings, 7, 0, threads)
+    expected_symbols, expected_offsets = _core.cgk_walks(strings[:1], 7, 0, 1)
+    np.testing.assert_array_equal(symbols[:offsets[1]], expected_symbols)
+    # Every string's walk as if it were read alone.
+    for i in rng.choice(n, size=min(n, 20), replace=False):
+        alone, _ = _core.cgk_walks([strings[i]], 7, 0, 1)
+        np.testing.assert_array_equal(symbols[offsets[i]:offsets[i + 1]], alone)
+    as_bytes = [s.encode() for s in strings]
+    labels, counts, sketch_offsets = _core.esp_sketches(as_bytes, threads)
+    assert len(sketch_offsets) == n + 1
+
+
+@pytest.mark.parametrize("n", [10, 3000])
+@pytest.mark.parametrize("position", [0, 1500, -1])
+def test_bad_items_of_long_lists_are_named(n, position):
+    from pyd2ke import _core
+
+    index = position % n
+    wrong = ["ab"] * n
+    wrong[index] = 3
+    with pytest.raises(TypeError, match=rf"X\[{index}\] is int, expected str or bytes"):
+        _core.cgk_walks(wrong, 1, 0, 2)
+    mixed = ["ab"] * n
+    mixed[index] = b"ab"
+    first = 1 if index == 0 else index
+    with pytest.raises(TypeError, match=rf"X mixes str and bytes \(first at index {first}\)"):
+        _core.esp_sketches(mixed, 2)

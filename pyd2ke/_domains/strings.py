@@ -35,8 +35,18 @@ def check_strings(X, name="X", allow_empty=True):
     return X, is_bytes
 
 
+class TextList(list):
+    """A checked list of strings that knows its total length, so that
+    chunk_bounds does not measure it again."""
+
+    __slots__ = ("_total",)
+
+    def total_size(self):
+        return self._total
+
+
 def _string_list(X, name):
-    """(the strings as a list, is_bytes, index of the first empty one or -1)."""
+    """(the strings as a TextList, is_bytes, index of the first empty one or -1)."""
     if isinstance(X, (str, bytes, bytearray)):
         raise TypeError(
             f"{name} must be a sequence of strings, got a single {type(X).__name__}; "
@@ -46,10 +56,10 @@ def _string_list(X, name):
         if X.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional, got an array of shape {X.shape}")
         X = X.tolist()
-    X, labels = listed(X, name, "str or bytes", item="string")
+    X, labels = listed(X, name, "str or bytes", item="string", container=TextList)
     # Types and lengths in one pass of the core; a list that is not all str
     # or all bytes gets its first wrong item named below.
-    kind, _, first_empty = _core.text_list_info(X)
+    kind, X._total, first_empty = _core.text_list_info(X)
     if not kind:
         _raise_for_first_bad_item(check_none_missing(X, labels, name, item="string"), name)
     return X, kind == 2, first_empty
