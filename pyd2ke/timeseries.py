@@ -66,7 +66,8 @@ class RandomWarpingSeries(D2KEBase):
     Parameters
     ----------
     n_components : int, default=256
-        Number of random series R (= number of output features).
+        Number of output features R: one per random series, or per short
+        random shape for the local share (``local``).
     min_length : int, default=2
         Random series lengths are uniform on {min_length, ..., max_length}
         (the D2KE paper's lower end; the reason and the measurement are at

@@ -114,7 +114,7 @@ def _accuracy(model, Z_train, y_train, Z_test, y_test):
 
 def _fitted_choices(estimator):
     """The automatic defaults an estimator resolved, as "name=value" text."""
-    names = ("max_length_", "gamma_", "feature_scale_")
+    names = ("max_length_", "local_", "gamma_", "feature_scale_")
     parts = [f"{n[:-1]}={getattr(estimator, n):.4g}" for n in names if getattr(estimator, n, None) is not None]
     return ", ".join(parts)
 
