@@ -173,7 +173,7 @@ py::array_t<T> subsequence_end_costs(CArray<T> x, CArray<T> w, std::size_t dilat
 template <class T>
 void local_series_features_into(CArray<T> values, Offsets offsets, CArray<T> shape_values, Offsets shape_offsets,
                                 Offsets dilations, std::size_t n_match, CArray<T> thresholds, double gamma,
-                                const std::string& kernel, CArray<T> out, int n_threads) {
+                                const std::string& kernel, double factor, CArray<T> out, int n_threads) {
     if (kernel != "soft" && kernel != "direct") throw py::value_error("kernel must be 'soft' or 'direct'");
     const auto inputs = series_views(values, offsets);
     const auto shapes = series_views(shape_values, shape_offsets);
@@ -194,7 +194,7 @@ void local_series_features_into(CArray<T> values, Offsets offsets, CArray<T> sha
     T* target = out.mutable_data();
     InterruptibleRelease release;
     pyd2ke::local_series_features(inputs, shapes, steps.data(), n_match, thresholds.data(), static_cast<T>(gamma),
-                                  kernel == "soft", target, n_threads);
+                                  kernel == "soft", static_cast<T>(factor), target, n_threads);
 }
 
 template <class T>
@@ -205,8 +205,8 @@ void bind_local_series(py::module_& m) {
     m.def("local_series_features_into", &local_series_features_into<T>, py::arg("values").noconvert(),
           py::arg("offsets").noconvert(), py::arg("shape_values").noconvert(), py::arg("shape_offsets").noconvert(),
           py::arg("dilations").noconvert(), py::arg("n_match"), py::arg("thresholds").noconvert(), py::arg("gamma"),
-          py::arg("kernel"), py::arg("out").noconvert(), py::arg("n_threads"),
-          "Best-match (first n_match shapes) and occurrence features of packed series, written into out.");
+          py::arg("kernel"), py::arg("factor"), py::arg("out").noconvert(), py::arg("n_threads"),
+          "Best-match (first n_match shapes) and occurrence features of packed series, times factor, into out.");
 }
 
 void bind_dtw(py::module_& m) {

@@ -42,13 +42,13 @@ class RandomWarpingSeriesTransformer(BaseCollectionTransformer):
         Longest random series; "auto": a quarter of the median fit length.
     derivative : bool, default=True
         Compare slopes as well as values (derivative channels).
+    random_state : int, RandomState instance or None, default=None
+    n_jobs : int, default=1
+        Threads (-1: all cores). The output does not depend on it.
     local : float in [0, 1) or "auto", default="auto"
         Share of local features (how well and how often short random shapes
         occur anywhere); "auto": 5/8 when the median fit length is at least
         300 steps, else 0.
-    random_state : int, RandomState instance or None, default=None
-    n_jobs : int, default=1
-        Threads (-1: all cores). The output does not depend on it.
 
     Attributes
     ----------
@@ -58,8 +58,8 @@ class RandomWarpingSeriesTransformer(BaseCollectionTransformer):
 
     _tags = {**_TAGS, "output_data_type": "Tabular", "fit_is_empty": False}
 
-    def __init__(self, n_components=1024, max_length="auto", derivative=True, local="auto", random_state=None,
-                 n_jobs=1):
+    def __init__(self, n_components=1024, max_length="auto", derivative=True, random_state=None, n_jobs=1,
+                 local="auto"):
         self.n_components = n_components
         self.max_length = max_length
         self.derivative = derivative
@@ -92,11 +92,11 @@ class RandomWarpingSeriesClassifier(BaseClassifier):
         1024 because the classifier stands beside the rockets' 10,000.
     max_length : int or "auto", default="auto"
     derivative : bool, default=True
-    local : float in [0, 1) or "auto", default="auto"
     estimator : scikit-learn classifier or None, default=None
         None: ``RidgeClassifierCV(alphas=np.logspace(-3, 3, 10))``.
     random_state : int, RandomState instance or None, default=None
     n_jobs : int, default=1
+    local : float in [0, 1) or "auto", default="auto"
 
     Attributes
     ----------
@@ -106,8 +106,8 @@ class RandomWarpingSeriesClassifier(BaseClassifier):
 
     _tags = {**_TAGS}
 
-    def __init__(self, n_components=2048, max_length="auto", derivative=True, local="auto", estimator=None,
-                 random_state=None, n_jobs=1):
+    def __init__(self, n_components=2048, max_length="auto", derivative=True, estimator=None, random_state=None,
+                 n_jobs=1, local="auto"):
         self.n_components = n_components
         self.max_length = max_length
         self.derivative = derivative

@@ -43,11 +43,11 @@ class RandomWarpingSeriesTransformer(BaseTransformer):
     n_components : int, default=1024
     max_length : int or "auto", default="auto"
     derivative : bool, default=True
+    random_state : int, RandomState instance or None, default=None
+    n_jobs : int, default=1
     local : float in [0, 1) or "auto", default="auto"
         Share of local features; "auto": 5/8 when the median fit length is
         at least 300 steps, else 0 (see RandomWarpingSeries).
-    random_state : int, RandomState instance or None, default=None
-    n_jobs : int, default=1
 
     Attributes
     ----------
@@ -73,8 +73,8 @@ class RandomWarpingSeriesTransformer(BaseTransformer):
         "requires_y": False,
     }
 
-    def __init__(self, n_components=1024, max_length="auto", derivative=True, local="auto", random_state=None,
-                 n_jobs=1):
+    def __init__(self, n_components=1024, max_length="auto", derivative=True, random_state=None, n_jobs=1,
+                 local="auto"):
         self.n_components = n_components
         self.max_length = max_length
         self.derivative = derivative
@@ -106,11 +106,11 @@ class RandomWarpingSeriesClassifier(BaseClassifier):
     n_components : int, default=2048
     max_length : int or "auto", default="auto"
     derivative : bool, default=True
-    local : float in [0, 1) or "auto", default="auto"
     estimator : scikit-learn classifier or None, default=None
         None: ``RidgeClassifierCV(alphas=np.logspace(-3, 3, 10))``.
     random_state : int, RandomState instance or None, default=None
     n_jobs : int, default=1
+    local : float in [0, 1) or "auto", default="auto"
 
     Attributes
     ----------
@@ -128,8 +128,8 @@ class RandomWarpingSeriesClassifier(BaseClassifier):
 
     _tags = {**_TAGS, "capability:predict_proba": False}
 
-    def __init__(self, n_components=2048, max_length="auto", derivative=True, local="auto", estimator=None,
-                 random_state=None, n_jobs=1):
+    def __init__(self, n_components=2048, max_length="auto", derivative=True, estimator=None, random_state=None,
+                 n_jobs=1, local="auto"):
         self.n_components = n_components
         self.max_length = max_length
         self.derivative = derivative

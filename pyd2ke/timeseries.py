@@ -87,8 +87,10 @@ class RandomWarpingSeries(D2KEBase):
     kernel : {"soft", "direct"}, default="soft"
         ``exp(-gamma d) / sqrt(R)`` (D2KE) or ``d / sqrt(R)`` (the RWS paper).
     gamma : float or "auto", default="auto"
-        Scale of the soft kernel. "auto" uses 1 / median DTW distance between
-        (up to 256) fit series and the random series.
+        Scale of the soft kernel of the whole-series features. "auto" uses
+        1 / median DTW distance between (up to 256) fit series and the
+        random series. The local features have their own, always automatic
+        (``local_features_.gamma``).
     window : int or None, default=None
         Sakoe-Chiba half-width, widened to ``|L - D|`` for each pair so that a
         warping path always exists; None for no window.
@@ -147,8 +149,9 @@ class RandomWarpingSeries(D2KEBase):
 
     Attributes
     ----------
-    feature_mean_, feature_scale_ : ndarray (one value per feature) and float, or None
-        The standardisation (None when ``standardize=False``).
+    feature_mean_, feature_scale_ : ndarray (one value per whole-series feature) and float, or None
+        The standardisation (None when ``standardize=False``); the local
+        block's are ``local_features_.mean`` and ``local_features_.scale``.
     random_objects_ : list of ndarray of shape (D_j, channels)
         The random series of the whole-series features (the first
         ``len(random_objects_)`` output columns).
@@ -251,8 +254,9 @@ class RandomWarpingSeries(D2KEBase):
                                                    scale=self.scale)
         self.local_features_ = None
         if n_local:
-            self.local_features_ = LocalSeriesFeatures.fit(self._with_derivatives(X, channels), n_local, rng,
-                                                           self.scale, self.kernel, effective_n_threads(self.n_jobs))
+            self.local_features_ = LocalSeriesFeatures.fit(
+                X, n_local, rng, channels, lambda part: self._with_derivatives(part, channels), self.scale,
+                self.kernel, effective_n_threads(self.n_jobs))
         return whole
 
     def _with_derivatives(self, X, channels):

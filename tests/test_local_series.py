@@ -66,8 +66,11 @@ def test_bad_core_arguments():
         _core.subsequence_end_costs(x, w, 0)
     with pytest.raises(ValueError, match="channels"):
         _core.subsequence_end_costs(x, np.zeros((2, 2)), 1)
-    with pytest.raises(ValueError, match="at least one step"):
-        _core.subsequence_end_costs(x, np.zeros((0, 1)), 1)
+    for algorithm in ("auto", "reference"):
+        with pytest.raises(ValueError, match="at least one step"):
+            _core.subsequence_end_costs(x, np.zeros((0, 1)), 1, algorithm)
+        with pytest.raises(ValueError, match="dilation"):
+            _core.subsequence_end_costs(x, w, 0, algorithm)
 
 
 def packed(series, dtype):
@@ -93,7 +96,7 @@ def test_features_match_their_definition(seed, n_match, n_occurrence, kernel, dt
                                                                       np.zeros(1, np.int64))
     out = np.empty((len(series), len(shapes)), dtype=dtype)
     _core.local_series_features_into(values, offsets, shape_values, shape_offsets, dilations, n_match,
-                                     thresholds.astype(dtype), gamma, kernel, out, threads)
+                                     thresholds.astype(dtype), gamma, kernel, 1.0, out, threads)
     for n, x in enumerate(series):
         for j, w in enumerate(shapes):
             costs = slow_end_costs(x.astype(dtype).astype(np.float64), w.astype(dtype).astype(np.float64),
@@ -153,9 +156,9 @@ def test_same_rows_for_any_threads_chunks_and_after_pickling(dtype, kernel, stan
     with pyd2ke.chunking(max_items=5):
         np.testing.assert_array_equal(reference.transform(X), Z)
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(reference)).transform(X), Z)
-    if standardize:
+    if standardize:  # the fit data are the whole sample: each local column is centred on them
         local = Z[:, len(reference.random_objects_):]
-        assert np.abs(local.mean(axis=0)).max() < 1e-3 + 0.5  # centred on the fit data (small sample)
+        assert np.abs(local.mean(axis=0)).max() < (1e-9 if dtype == np.float64 else 1e-4)
 
 
 def test_local_features_are_the_block_definition():
@@ -165,7 +168,9 @@ def test_local_features_are_the_block_definition():
     X = long_series(6)
     rws = pyd2ke.RandomWarpingSeries(16, standardize=False, random_state=2).fit(X)
     local = rws.local_features_
-    Z = rws.transform(X)[:, len(rws.random_objects_):]
+    # Each local feature divided by sqrt(number of local features), as the
+    # whole-series ones by sqrt(number of random series).
+    Z = rws.transform(X)[:, len(rws.random_objects_):] * np.sqrt(local.n_features)
     from pyd2ke._domains.series import append_derivatives, check_series
 
     D = append_derivatives(check_series(X))
@@ -186,3 +191,17 @@ def test_local_features_are_the_block_definition():
 def test_bad_local_is_named(local, error, match):
     with pytest.raises(error, match=match):
         pyd2ke.RandomWarpingSeries(8, local=local).fit(long_series(3))
+
+
+def test_both_blocks_approximate_a_kernel_of_their_own():
+    """Raw features: each block's Z Z' diagonal stays O(1) whatever R (the
+    1 / sqrt(R) of D2KE), so neither block outweighs the other as R grows."""
+    X = long_series(4)
+    for R in (16, 256):
+        rws = pyd2ke.RandomWarpingSeries(R, standardize=False, random_state=0).fit(X)
+        Z = rws.transform(X)
+        n_whole = len(rws.random_objects_)
+        whole = (Z[:, :n_whole] ** 2).sum(axis=1)
+        local = (Z[:, n_whole:] ** 2).sum(axis=1)
+        assert np.all(whole <= 1 + 1e-12) and np.all(local <= 1 + 1e-12)
+

@@ -251,8 +251,13 @@ def test_long_string_lists_are_read_the_same_on_any_threads(n, threads):
     for i in rng.choice(n, size=min(n, 20), replace=False):
         alone, _ = _core.cgk_walks([strings[i]], 7, 0, 1)
         np.testing.assert_array_equal(symbols[offsets[i]:offsets[i + 1]], alone)
+    # ESP sketches of the whole list (read on the threads from 2048 on)
+    # against the same list read in pieces of 1000 (one by one).
     as_bytes = [s.encode() for s in strings]
     labels, counts, sketch_offsets = _core.esp_sketches(as_bytes, threads)
+    pieces = [_core.esp_sketches(as_bytes[i:i + 1000], 1) for i in range(0, n, 1000)]
+    np.testing.assert_array_equal(labels, np.concatenate([p[0] for p in pieces]))
+    np.testing.assert_array_equal(counts, np.concatenate([p[1] for p in pieces]))
     assert len(sketch_offsets) == n + 1
 
 

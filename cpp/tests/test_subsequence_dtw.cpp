@@ -52,12 +52,12 @@ void test_features(double tolerance) {
     for (bool soft : {true, false})
         for (int threads : {1, 3}) {
             std::vector<T> out(inputs.size() * R);
-            pyd2ke::local_series_features(inputs, shapes, dilations, n_match, thresholds, gamma, soft, out.data(),
-                                          threads);
+            pyd2ke::local_series_features(inputs, shapes, dilations, n_match, thresholds, gamma, soft, T(0.5),
+                                          out.data(), threads);
             for (std::size_t n = 0; n < inputs.size(); ++n)
                 for (std::size_t j = 0; j < R; ++j) {
                     const auto ref = pyd2ke::subsequence_end_costs_reference(inputs[n], shapes[j], dilations[j]);
-                    const double got = out[n * R + j];
+                    const double got = 2 * static_cast<double>(out[n * R + j]);  // factor 0.5
                     if (j < n_match) {
                         const double best = *std::min_element(ref.begin(), ref.end());
                         const double expected = soft ? std::exp(-gamma * best) : best;
@@ -90,7 +90,14 @@ void test_bad_arguments() {
     threw = false;
     try {
         const std::size_t dilation = 1;
-        pyd2ke::local_series_features<double>({empty}, {b}, &dilation, 1, nullptr, 1.0, true, out, 1);
+        pyd2ke::local_series_features<double>({empty}, {b}, &dilation, 1, nullptr, 1.0, true, 1.0, out, 1);
+    } catch (const std::invalid_argument&) {
+        threw = true;
+    }
+    CHECK(threw);
+    threw = false;
+    try {
+        pyd2ke::subsequence_end_costs_reference(a, empty, 1);
     } catch (const std::invalid_argument&) {
         threw = true;
     }

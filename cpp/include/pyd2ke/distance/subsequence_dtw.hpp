@@ -28,10 +28,16 @@
 
 namespace pyd2ke {
 
+namespace detail {
+inline void check_subsequence_arguments(std::size_t shape_length, std::size_t dilation) {
+    if (dilation < 1) throw std::invalid_argument("dilation must be >= 1");
+    if (shape_length == 0) throw std::invalid_argument("the short series must have at least one step");
+}
+}  // namespace detail
+
 template <class T>
 void subsequence_end_costs(const SeriesView<T>& x, const SeriesView<T>& w, std::size_t dilation, T* out) {
-    if (dilation < 1) throw std::invalid_argument("dilation must be >= 1");
-    if (w.length == 0) throw std::invalid_argument("the short series must have at least one step");
+    detail::check_subsequence_arguments(w.length, dilation);
     std::vector<T> rows;
     detail::subsequence_end_costs(x, w, dilation, out, rows);
 }
@@ -39,23 +45,21 @@ void subsequence_end_costs(const SeriesView<T>& x, const SeriesView<T>& w, std::
 template <class T>
 std::vector<double> subsequence_end_costs_reference(const SeriesView<T>& x, const SeriesView<T>& w,
                                                     std::size_t dilation) {
+    detail::check_subsequence_arguments(w.length, dilation);
     return detail::subsequence_end_costs_textbook(x, w, dilation);
 }
 
 // out[n * shapes.size() + j]: for j < n_match the best-match feature of input
 // n and shape j (soft or direct), for j >= n_match its occurrence rate under
-// thresholds[j - n_match]. Every shape has the inputs' channel count and
-// dilations[j] >= 1.
+// thresholds[j - n_match]; each times factor (the D2KE 1 / sqrt(R)). Every
+// shape has the inputs' channel count and dilations[j] >= 1.
 template <class T>
 void local_series_features(const std::vector<SeriesView<T>>& inputs, const std::vector<SeriesView<T>>& shapes,
                            const std::size_t* dilations, std::size_t n_match, const T* thresholds, T gamma, bool soft,
-                           T* out, int n_threads) {
+                           T factor, T* out, int n_threads) {
     const std::size_t R = shapes.size();
     if (n_match > R) throw std::invalid_argument("n_match must be <= the number of shapes");
-    for (std::size_t j = 0; j < R; ++j) {
-        if (dilations[j] < 1) throw std::invalid_argument("dilations must be >= 1");
-        if (shapes[j].length == 0) throw std::invalid_argument("every shape must have at least one step");
-    }
+    for (std::size_t j = 0; j < R; ++j) detail::check_subsequence_arguments(shapes[j].length, dilations[j]);
     for (const auto& x : inputs)
         if (x.length == 0) throw std::invalid_argument("every input must have at least one step");
     parallel_for_blocks(inputs.size(), n_threads, 1, [&](std::size_t begin, std::size_t end) {
@@ -69,12 +73,12 @@ void local_series_features(const std::vector<SeriesView<T>>& inputs, const std::
                 if (j < n_match) {
                     T best = profile[0];
                     for (std::size_t t = 1; t < x.length; ++t) best = profile[t] < best ? profile[t] : best;
-                    row[j] = soft ? std::exp(-gamma * best) : best;
+                    row[j] = factor * (soft ? std::exp(-gamma * best) : best);
                 } else {
                     const T threshold = thresholds[j - n_match];
                     std::size_t count = 0;
                     for (std::size_t t = 0; t < x.length; ++t) count += profile[t] < threshold;
-                    row[j] = static_cast<T>(count) / static_cast<T>(x.length);
+                    row[j] = factor * (static_cast<T>(count) / static_cast<T>(x.length));
                 }
             }
         }
