@@ -47,16 +47,3 @@ def test_classifier_on_unequal_length_pickup_gestures():
     assert isinstance(X_train, list) and len({x.shape[1] for x in X_train}) > 1
     clf = RandomWarpingSeriesClassifier(random_state=0).fit(X_train, y_train)
     assert clf.score(X_test, y_test) >= 0.80
-
-
-def test_local_comes_last_so_old_positional_calls_keep_their_meaning():
-    """local (issue 28) was added after every older parameter: a call that
-    passes random_state by position still sets random_state."""
-    import inspect
-
-    from pyd2ke.aeon import RandomWarpingSeriesClassifier, RandomWarpingSeriesTransformer
-
-    for cls in (RandomWarpingSeriesTransformer, RandomWarpingSeriesClassifier):
-        names = list(inspect.signature(cls.__init__).parameters)
-        assert names[-1] == "local" and names.index("random_state") < names.index("local")
-    assert RandomWarpingSeriesTransformer(16, "auto", True, 0).random_state == 0

@@ -205,3 +205,18 @@ def test_both_blocks_approximate_a_kernel_of_their_own():
         local = (Z[:, n_whole:] ** 2).sum(axis=1)
         assert np.all(whole <= 1 + 1e-12) and np.all(local <= 1 + 1e-12)
 
+
+@pytest.mark.parametrize("framework", ["aeon", "sktime"])
+def test_adapters_take_local_last_so_old_positional_calls_keep_their_meaning(framework):
+    """local (issue 28) came after every older parameter of the aeon and
+    sktime adapters: a call that passes random_state by position still
+    sets random_state."""
+    import importlib
+    import inspect
+
+    pytest.importorskip(framework, reason=f"the {framework} extra")
+    module = importlib.import_module(f"pyd2ke.{framework}")
+    for cls in (module.RandomWarpingSeriesTransformer, module.RandomWarpingSeriesClassifier):
+        names = list(inspect.signature(cls.__init__).parameters)
+        assert names[-1] == "local" and names.index("random_state") < names.index("local")
+    assert module.RandomWarpingSeriesTransformer(16, "auto", True, 0).random_state == 0

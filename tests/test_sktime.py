@@ -29,16 +29,3 @@ def test_unequal_length_panel_of_dataframes():
     np.testing.assert_array_equal(np.asarray(Z), ours)
     y = np.array([0, 1, 0, 1])
     assert RandomWarpingSeriesClassifier(8, random_state=0).fit(frames, y).predict(frames).shape == (4,)
-
-
-def test_local_comes_last_so_old_positional_calls_keep_their_meaning():
-    """local (issue 28) was added after every older parameter: a call that
-    passes random_state by position still sets random_state."""
-    import inspect
-
-    from pyd2ke.sktime import RandomWarpingSeriesClassifier, RandomWarpingSeriesTransformer
-
-    for cls in (RandomWarpingSeriesTransformer, RandomWarpingSeriesClassifier):
-        names = list(inspect.signature(cls.__init__).parameters)
-        assert names[-1] == "local" and names.index("random_state") < names.index("local")
-    assert RandomWarpingSeriesTransformer(16, "auto", True, 0).random_state == 0
