@@ -122,7 +122,7 @@ class RandomWarpingSeries(D2KEBase):
         ``local_``. Measured on the nine z-normalised aeon datasets (R=1024,
         scaled ridge, mean of random_state 0, 1, 2,
         benchmarks/local_series_seeds.py): OSULeaf (427 steps) 0.858 ->
-        0.945, ACSF1 (1460) 0.817 -> 0.897; in a prototype ArrowHead (251)
+        0.939, ACSF1 (1460) 0.817 -> 0.903; in a prototype ArrowHead (251)
         lost 0.06 with them, hence the length rule (evidence in
         ``pyd2ke/_auto.py`` and docs/results_timeseries.md). A local
         feature costs L x 9 cells at most, against L x max_length / 2 for a
