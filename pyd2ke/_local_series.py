@@ -18,9 +18,9 @@ all of w with a stretch of x ending at each step t. From that profile:
 Both are divided by sqrt(number of local features), as every D2KE feature
 by sqrt(R), and are functions of (x, random object), so the local block's
 Z Z' approximates a positive-definite kernel of its own, added to the
-whole-series one. The cost is L x |w|
-cells per feature, linear in the length. Computed by the core
-(cpp/include/pyd2ke/distance/subsequence_dtw.hpp), in parallel over series.
+whole-series one. The cost is L x |w| cells per feature, linear in the
+length. Computed by the core (cpp/include/pyd2ke/distance/subsequence_dtw.hpp),
+in parallel over series.
 """
 
 import numpy as np
