@@ -274,10 +274,12 @@ class RandomWarpingSeries(D2KEBase):
         local = self.__dict__.get("local_features_")
         if local is None:
             return super()._transform_chunk(X, out)
+        # The derivative channels once, for both blocks (the whole-series
+        # engine takes series that have them already as they are).
+        X = self._with_derivatives(X.astype(out.dtype), self.random_objects_[0].shape[1])
         n_whole = len(self.random_objects_)
         whole = super()._transform_chunk(X, np.empty((len(X), n_whole), dtype=out.dtype))
         part = np.empty((len(X), local.n_features), dtype=out.dtype)
-        X = self._with_derivatives(X.astype(out.dtype), self.random_objects_[0].shape[1])
         local.features_into(X, part, effective_n_threads(self.n_jobs), self.kernel, self.feature_mean_ is not None)
         out[:, :n_whole] = whole
         out[:, n_whole:] = part
@@ -288,5 +290,5 @@ class RandomWarpingSeries(D2KEBase):
         # The fitted random series, not the current parameter, say whether the
         # inputs need their derivative channels (set_params after fit).
         if self.random_objects_[0].shape[1] != self.input_flavour_:
-            return DerivativeEngine(engine)
+            return DerivativeEngine(engine, self.random_objects_[0].shape[1])
         return engine

@@ -148,16 +148,22 @@ def append_derivatives(packed, eps=1e-8):
 class DerivativeEngine:
     """A series engine whose inputs get their derivative channels appended
     (append_derivatives) before the distances; the random series it holds
-    have the extra channels already."""
+    have the extra channels already (`channels` values per step). Inputs
+    that already have them pass as they are, so a caller that needs the
+    augmented series for other work too computes them once."""
 
-    def __init__(self, engine):
+    def __init__(self, engine, channels):
         self._engine = engine
+        self._channels = channels
+
+    def _augmented(self, X):
+        return X if X.values.shape[1] == self._channels else append_derivatives(X)
 
     def distances_into(self, X, out, n_threads):
-        self._engine.distances_into(append_derivatives(X), out, n_threads)
+        self._engine.distances_into(self._augmented(X), out, n_threads)
 
     def features_into(self, X, gamma, kernel, out, n_threads):
-        self._engine.features_into(append_derivatives(X), gamma, kernel, out, n_threads)
+        self._engine.features_into(self._augmented(X), gamma, kernel, out, n_threads)
 
 
 def draw_random_series(channels, n, rng, min_length=MIN_LENGTH, max_length=MAX_LENGTH, scale=SCALE):
