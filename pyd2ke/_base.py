@@ -42,7 +42,8 @@ from sklearn.utils.validation import check_is_fitted
 from ._parallel import chunk_bounds, concatenate, errors_named_from, reused_threads, using_threads
 from ._validation import MAX_COUNT, check_dtype, check_finite_output, effective_n_threads
 
-__all__ = ["COUNT", "DTYPE", "N_JOBS", "Interval", "Pyd2keTransformer", "StrOptions"]
+__all__ = ["COUNT", "DTYPE", "N_JOBS", "Interval", "Pyd2keTransformer", "StrOptions", "store_parameters",
+           "string_input_tags"]
 
 
 class Interval(_param_validation.Interval):
@@ -59,6 +60,30 @@ N_JOBS = [Integral, None]
 DTYPE = [type, str, np.dtype]
 # Counts (random objects, lengths, sizes): see MAX_COUNT.
 COUNT = Interval(Integral, 1, MAX_COUNT, closed="both")
+
+
+def store_parameters(estimator, values):
+    """Store every parameter of an ``__init__`` on the estimator, unchanged:
+    ``store_parameters(self, locals())``, the first statement of the ``__init__``.
+
+    One line per estimator instead of one ``self.x = x`` per parameter.
+    scikit-learn requires ``__init__`` to store each parameter, under its own
+    name, as it was given (no checks, no copies: fit checks them), and
+    ``get_params`` reads them back by the names of the signature. As the first
+    statement, ``locals()`` holds the parameters only, with ``self`` and (where
+    the ``__init__`` calls ``super()``) ``__class__``, which are not stored.
+    """
+    for name, value in values.items():
+        if name not in ("self", "__class__"):
+            setattr(estimator, name, value)
+
+
+def string_input_tags(tags):
+    """scikit-learn's tags (``super().__sklearn_tags__()``) made those of an
+    estimator whose X is a list of strings, not a 2-D array."""
+    tags.input_tags.two_d_array = False
+    tags.input_tags.string = True
+    return tags
 
 
 def _report_progress(name, done, total, seconds):

@@ -9,7 +9,24 @@ from sklearn.linear_model import RidgeClassifierCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
+from ._base import store_parameters
 from .timeseries import RandomWarpingSeries
+
+# The tags both frameworks name alike; each adapter adds its own.
+TAGS = {
+    "capability:multivariate": True,
+    "capability:unequal_length": True,
+    "capability:multithreading": True,
+}
+
+
+def as_steps(X, case_steps):
+    """A collection as pyd2ke's (length, channels) series: a 3-D array
+    (n_cases, n_channels, n_timepoints) transposed at once, or a list whose
+    cases case_steps turns into (length, channels) float64 arrays."""
+    if isinstance(X, np.ndarray):
+        return np.ascontiguousarray(X.transpose(0, 2, 1), dtype=np.float64)
+    return [np.ascontiguousarray(case_steps(case)) for case in X]
 
 
 def rws_of(adapter):
@@ -25,3 +42,35 @@ def classifier_pipeline(adapter):
     estimator = (RidgeClassifierCV(alphas=np.logspace(-3, 3, 10)) if adapter.estimator is None
                  else clone(adapter.estimator))
     return make_pipeline(rws_of(adapter), StandardScaler(), estimator)
+
+
+class TransformerAdapter:
+    """The parameters and fit of both RWS transformers: the framework's base
+    class comes after it, and the class sets ``_steps``, the function that
+    turns its framework's collection into pyd2ke's series."""
+
+    def __init__(self, n_components=1024, max_length="auto", derivative=True, random_state=None, n_jobs=1,
+                 local="auto"):
+        store_parameters(self, locals())
+        super().__init__()
+
+    def _fit(self, X, y=None):
+        self.rws_ = rws_of(self).fit(self._steps(X))
+        return self
+
+
+class ClassifierAdapter:
+    """The parameters, fit and predict of both RWS classifiers (as
+    TransformerAdapter)."""
+
+    def __init__(self, n_components=2048, max_length="auto", derivative=True, estimator=None, random_state=None,
+                 n_jobs=1, local="auto"):
+        store_parameters(self, locals())
+        super().__init__()
+
+    def _fit(self, X, y):
+        self.pipeline_ = classifier_pipeline(self).fit(self._steps(X), y)
+        return self
+
+    def _predict(self, X):
+        return self.pipeline_.predict(self._steps(X))

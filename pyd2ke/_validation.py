@@ -30,6 +30,15 @@ def check_positive_int(value, name, minimum=1, maximum=MAX_COUNT):
     return int(value)
 
 
+def check_size_range(minimum, maximum, min_name, max_name):
+    """The bounds of the random objects' sizes: both positive integers, and
+    minimum <= maximum."""
+    check_positive_int(minimum, min_name)
+    check_positive_int(maximum, max_name)
+    if minimum > maximum:
+        raise ValueError(f"{min_name} ({minimum}) must be <= {max_name} ({maximum})")
+
+
 def is_auto(value):
     """True for the string "auto" (a parameter decided at fit from the data)."""
     return isinstance(value, str) and value == "auto"

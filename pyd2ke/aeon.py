@@ -13,25 +13,18 @@ import numpy as np
 from aeon.classification import BaseClassifier
 from aeon.transformations.collection import BaseCollectionTransformer
 
-from ._rws_adapters import classifier_pipeline, rws_of
+from ._docstrings import fill_doc
+from ._rws_adapters import TAGS, ClassifierAdapter, TransformerAdapter, as_steps
 
-_TAGS = {
-    "X_inner_type": ["np-list", "numpy3D"],
-    "capability:multivariate": True,
-    "capability:unequal_length": True,
-    "capability:multithreading": True,
-    "algorithm_type": "distance",
-}
+_TAGS = {"X_inner_type": ["np-list", "numpy3D"], **TAGS, "algorithm_type": "distance"}
 
 
 def _as_steps(X):
     """aeon's cases (n_channels, n_timepoints) as pyd2ke's (length, channels) series."""
-    if isinstance(X, np.ndarray):
-        return np.ascontiguousarray(X.transpose(0, 2, 1), dtype=np.float64)
-    return [np.ascontiguousarray(np.asarray(case, dtype=np.float64).T) for case in X]
+    return as_steps(X, lambda case: np.asarray(case, dtype=np.float64).T)
 
 
-class RandomWarpingSeriesTransformer(BaseCollectionTransformer):
+class RandomWarpingSeriesTransformer(TransformerAdapter, BaseCollectionTransformer):
     """:class:`pyd2ke.RandomWarpingSeries` as an aeon collection transformer.
 
     Parameters
@@ -57,20 +50,7 @@ class RandomWarpingSeriesTransformer(BaseCollectionTransformer):
     """
 
     _tags = {**_TAGS, "output_data_type": "Tabular", "fit_is_empty": False}
-
-    def __init__(self, n_components=1024, max_length="auto", derivative=True, random_state=None, n_jobs=1,
-                 local="auto"):
-        self.n_components = n_components
-        self.max_length = max_length
-        self.derivative = derivative
-        self.local = local
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        super().__init__()
-
-    def _fit(self, X, y=None):
-        self.rws_ = rws_of(self).fit(_as_steps(X))
-        return self
+    _steps = staticmethod(_as_steps)
 
     def _transform(self, X, y=None):
         return self.rws_.transform(_as_steps(X))
@@ -80,7 +60,8 @@ class RandomWarpingSeriesTransformer(BaseCollectionTransformer):
         return {"n_components": 16, "random_state": 0}
 
 
-class RandomWarpingSeriesClassifier(BaseClassifier):
+@fill_doc
+class RandomWarpingSeriesClassifier(ClassifierAdapter, BaseClassifier):
     """Random Warping Series features, a StandardScaler and a linear classifier
     (RidgeClassifierCV by default), in the manner of aeon's MiniRocketClassifier,
     for unequal-length and multivariate collections without padding.
@@ -90,13 +71,7 @@ class RandomWarpingSeriesClassifier(BaseClassifier):
     n_components : int, default=2048
         Number of random series (= features); more than the transformer's
         1024 because the classifier stands beside the rockets' 10,000.
-    max_length : int or "auto", default="auto"
-    derivative : bool, default=True
-    estimator : scikit-learn classifier or None, default=None
-        None: ``RidgeClassifierCV(alphas=np.logspace(-3, 3, 10))``.
-    random_state : int, RandomState instance or None, default=None
-    n_jobs : int, default=1
-    local : float in [0, 1) or "auto", default="auto"
+    <the RWS classifier's max_length to local>
 
     Attributes
     ----------
@@ -105,24 +80,7 @@ class RandomWarpingSeriesClassifier(BaseClassifier):
     """
 
     _tags = {**_TAGS}
-
-    def __init__(self, n_components=2048, max_length="auto", derivative=True, estimator=None, random_state=None,
-                 n_jobs=1, local="auto"):
-        self.n_components = n_components
-        self.max_length = max_length
-        self.derivative = derivative
-        self.local = local
-        self.estimator = estimator
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        super().__init__()
-
-    def _fit(self, X, y):
-        self.pipeline_ = classifier_pipeline(self).fit(_as_steps(X), y)
-        return self
-
-    def _predict(self, X):
-        return self.pipeline_.predict(_as_steps(X))
+    _steps = staticmethod(_as_steps)
 
     def _predict_proba(self, X):
         steps = _as_steps(X)

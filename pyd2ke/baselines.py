@@ -2,13 +2,15 @@
 
 import numpy as np
 
-from ._base import StrOptions
+from ._base import StrOptions, store_parameters
+from ._docstrings import fill_doc
 from ._domains import METRICS, fill_metrics_doc
 from ._validation import check_choice
 from .d2ke import D2KEBase
 
 
 @fill_metrics_doc
+@fill_doc
 class RepresentativeSetEmbedding(D2KEBase):
     """Representative-set method (RSM): D2KE features with R training objects
     as the "random" objects.
@@ -32,22 +34,15 @@ class RepresentativeSetEmbedding(D2KEBase):
     kernel : {"soft", "direct"}, default="soft"
     gamma : float or "auto", default="auto"
         "auto" uses 1 / median distance between fit objects and representatives.
-    standardize : bool, default=True
-        Centre every feature on its fit-data mean and divide all by one
-        common factor (unit variance on average), so that a linear model with
-        its default regularisation learns without a scaler; Z Z' is then the
-        centred kernel over ``feature_scale_ ** 2``. False: the raw features.
+    <standardize>
     random_state : int, RandomState instance or None, default=None
     n_jobs : int or None, default=None
     dtype : numpy.float64 or numpy.float32, default=numpy.float64
-    verbose : int, default=0
-        When > 0, ``transform`` reports its progress over the objects to
-        stderr, one line per chunk (useful for large N).
+    <verbose>
 
     Attributes
     ----------
-    feature_mean_, feature_scale_ : ndarray (one value per feature) and float, or None
-        The standardisation (None when ``standardize=False``).
+    <feature_mean_, feature_scale_>
     random_objects_ : list
         The representatives, in the input format.
     representative_indices_ : ndarray of int
@@ -62,30 +57,9 @@ class RepresentativeSetEmbedding(D2KEBase):
         "metric_params": [dict, None],
     }
 
-    def __init__(
-        self,
-        n_components=256,
-        *,
-        metric="levenshtein",
-        metric_params=None,
-        kernel="soft",
-        gamma="auto",
-        standardize=True,
-        random_state=None,
-        n_jobs=None,
-        dtype=np.float64,
-        verbose=0,
-    ):
-        self.n_components = n_components
-        self.metric = metric
-        self.metric_params = metric_params
-        self.kernel = kernel
-        self.gamma = gamma
-        self.standardize = standardize
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.dtype = dtype
-        self.verbose = verbose
+    def __init__(self, n_components=256, *, metric="levenshtein", metric_params=None, kernel="soft", gamma="auto",
+                 standardize=True, random_state=None, n_jobs=None, dtype=np.float64, verbose=0):
+        store_parameters(self, locals())
 
     def _check_params(self):
         check_choice(self.metric, "metric", set(METRICS))

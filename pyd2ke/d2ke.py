@@ -23,7 +23,8 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from ._auto import inverse_median
-from ._base import COUNT, Interval, Pyd2keTransformer, StrOptions
+from ._base import COUNT, Interval, Pyd2keTransformer, StrOptions, store_parameters, string_input_tags
+from ._docstrings import fill_doc
 from ._domains import METRICS, check_metric_params, domain_for, fill_metrics_doc
 from ._domains.base import soft_or_direct
 from ._parallel import chunk_bounds
@@ -218,14 +219,13 @@ class D2KEBase(Pyd2keTransformer):
         return state
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.string = True
+        tags = string_input_tags(super().__sklearn_tags__())
         tags.requires_fit = True
         return tags
 
 
 @fill_metrics_doc
+@fill_doc
 class D2KE(D2KEBase):
     """Random features from any distance (D2KE).
 
@@ -257,24 +257,17 @@ class D2KE(D2KEBase):
     gamma : float or "auto", default="auto"
         "auto" uses 1 / median distance between (up to 256) fit objects and
         the random objects.
-    standardize : bool, default=True
-        Centre every feature on its fit-data mean and divide all by one
-        common factor (unit variance on average), so that a linear model with
-        its default regularisation learns without a scaler; Z Z' is then the
-        centred kernel over ``feature_scale_ ** 2``. False: the raw features.
+    <standardize>
     random_state : int, RandomState instance or None, default=None
     n_jobs : int or None, default=None
         Threads (None and -1: all cores). The output does not depend on it.
     dtype : numpy.float64 or numpy.float32, default=numpy.float64
         Output type, and for the numeric metrics the arithmetic precision.
-    verbose : int, default=0
-        When > 0, ``transform`` reports its progress over the objects to
-        stderr, one line per chunk (useful for large N).
+    <verbose>
 
     Attributes
     ----------
-    feature_mean_, feature_scale_ : ndarray (one value per feature) and float, or None
-        The standardisation (None when ``standardize=False``).
+    <feature_mean_, feature_scale_>
     random_objects_ : list
         The random objects, in the input format.
     representative_indices_ : ndarray of int
@@ -298,32 +291,9 @@ class D2KE(D2KEBase):
         "metric_params": [dict, None],
     }
 
-    def __init__(
-        self,
-        metric="levenshtein",
-        sampler=None,
-        n_components=128,
-        *,
-        metric_params=None,
-        kernel="soft",
-        gamma="auto",
-        standardize=True,
-        random_state=None,
-        n_jobs=None,
-        dtype=np.float64,
-        verbose=0,
-    ):
-        self.metric = metric
-        self.sampler = sampler
-        self.n_components = n_components
-        self.metric_params = metric_params
-        self.kernel = kernel
-        self.gamma = gamma
-        self.standardize = standardize
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.dtype = dtype
-        self.verbose = verbose
+    def __init__(self, metric="levenshtein", sampler=None, n_components=128, *, metric_params=None, kernel="soft",
+                 gamma="auto", standardize=True, random_state=None, n_jobs=None, dtype=np.float64, verbose=0):
+        store_parameters(self, locals())
 
     def _check_params(self):
         sampler = self.sampler

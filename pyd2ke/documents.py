@@ -12,7 +12,8 @@ from functools import partial
 
 import numpy as np
 
-from ._base import COUNT, StrOptions
+from ._base import COUNT, StrOptions, store_parameters
+from ._docstrings import fill_doc
 from ._domains.documents import (
     DISTRIBUTION,
     DISTRIBUTIONS,
@@ -24,10 +25,11 @@ from ._domains.documents import (
     smooth_idf,
 )
 from ._ragged import Ragged
-from ._validation import check_choice, check_positive_int
+from ._validation import check_choice, check_size_range
 from .d2ke import D2KEBase
 
 
+@fill_doc
 class WordMoversEmbedding(D2KEBase):
     """D2KE features for documents under the Earth Mover's distance (WME).
 
@@ -65,25 +67,18 @@ class WordMoversEmbedding(D2KEBase):
     gamma : float or "auto", default="auto"
         "auto" uses 1 / median EMD between (up to 256) fit documents and the
         random documents.
-    standardize : bool, default=True
-        Centre every feature on its fit-data mean and divide all by one
-        common factor (unit variance on average), so that a linear model with
-        its default regularisation learns without a scaler; Z Z' is then the
-        centred kernel over ``feature_scale_ ** 2``. False: the raw features.
+    <standardize>
     random_state : int, RandomState instance or None, default=None
     n_jobs : int or None, default=None
         Threads (None and -1: all cores). The output does not depend on it.
     dtype : numpy.float64 or numpy.float32, default=numpy.float64
         Output type and the precision of the word distances (the
         transportation problems are solved in float64 either way).
-    verbose : int, default=0
-        When > 0, ``transform`` reports its progress over the objects to
-        stderr, one line per chunk (useful for large N).
+    <verbose>
 
     Attributes
     ----------
-    feature_mean_, feature_scale_ : ndarray (one value per feature) and float, or None
-        The standardisation (None when ``standardize=False``).
+    <feature_mean_, feature_scale_>
     random_objects_ : list of (ndarray (n_words, dim), ndarray (n_words,))
         The random documents.
     idf_ : ndarray of shape (vocabulary_size,)
@@ -111,45 +106,16 @@ class WordMoversEmbedding(D2KEBase):
         "distribution": [StrOptions(set(DISTRIBUTIONS))],
     }
 
-    def __init__(
-        self,
-        n_components=128,
-        *,
-        embeddings=None,
-        weighting="nbow",
-        min_words=MIN_WORDS,
-        max_words=MAX_WORDS,
-        distribution=DISTRIBUTION,
-        kernel="soft",
-        gamma="auto",
-        standardize=True,
-        random_state=None,
-        n_jobs=None,
-        dtype=np.float64,
-        verbose=0,
-    ):
-        self.n_components = n_components
-        self.embeddings = embeddings
-        self.weighting = weighting
-        self.min_words = min_words
-        self.max_words = max_words
-        self.distribution = distribution
-        self.kernel = kernel
-        self.gamma = gamma
-        self.standardize = standardize
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.dtype = dtype
-        self.verbose = verbose
+    def __init__(self, n_components=128, *, embeddings=None, weighting="nbow", min_words=MIN_WORDS, max_words=MAX_WORDS,
+                 distribution=DISTRIBUTION, kernel="soft", gamma="auto", standardize=True, random_state=None,
+                 n_jobs=None, dtype=np.float64, verbose=0):
+        store_parameters(self, locals())
 
     def _check_params(self):
         super()._check_params()
         check_choice(self.weighting, "weighting", {"nbow", "tfidf"})
         check_choice(self.distribution, "distribution", set(DISTRIBUTIONS))
-        check_positive_int(self.min_words, "min_words")
-        check_positive_int(self.max_words, "max_words")
-        if self.min_words > self.max_words:
-            raise ValueError(f"min_words ({self.min_words}) must be <= max_words ({self.max_words})")
+        check_size_range(self.min_words, self.max_words, "min_words", "max_words")
         if self.weighting == "tfidf" and self.embeddings is None:
             raise ValueError(
                 "weighting='tfidf' needs word identities: pass embeddings= and X as a bag-of-words matrix"

@@ -22,7 +22,7 @@ from sklearn.metrics.pairwise import manhattan_distances
 
 from . import _core
 from ._auto import laplacian_beta, sample_rows
-from ._base import Interval, Pyd2keTransformer, StrOptions
+from ._base import Interval, Pyd2keTransformer, StrOptions, store_parameters
 from ._blas import matmul_rows
 from ._parallel import run_row_blocks
 from ._validation import (
@@ -104,13 +104,7 @@ class HashedRandomFourier(Pyd2keTransformer):
         self, *, kernel="laplacian", beta="auto", gamma=1.0, n_components=1024, random_state=None, n_jobs=None,
         dtype=np.float64,
     ):
-        self.kernel = kernel
-        self.beta = beta
-        self.gamma = gamma
-        self.n_components = n_components
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.dtype = dtype
+        store_parameters(self, locals())
 
     def _check_params(self):
         D = check_positive_int(self.n_components, "n_components", minimum=2)

@@ -13,7 +13,8 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ._base import COUNT, Interval, StrOptions
+from ._base import COUNT, Interval, StrOptions, store_parameters
+from ._docstrings import fill_doc
 from ._domains.graphs import (
     LABEL_SCALE,
     MATRICES,
@@ -24,10 +25,11 @@ from ._domains.graphs import (
     SAMPLER,
     SAMPLERS,
 )
-from ._validation import check_choice, check_positive_int
+from ._validation import check_choice, check_size_range
 from .d2ke import D2KEBase
 
 
+@fill_doc
 class RandomGraphEmbedding(D2KEBase):
     """D2KE features for graphs: EMD between node embeddings, to random graphs (RGE).
 
@@ -63,11 +65,7 @@ class RandomGraphEmbedding(D2KEBase):
     gamma : float or "auto", default="auto"
         "auto" uses 1 / median EMD between (up to 256) fit graphs and the
         random graphs.
-    standardize : bool, default=True
-        Centre every feature on its fit-data mean and divide all by one
-        common factor (unit variance on average), so that a linear model with
-        its default regularisation learns without a scaler; Z Z' is then the
-        centred kernel over ``feature_scale_ ** 2``. False: the raw features.
+    <standardize>
     random_state : int, RandomState instance or None, default=None
     n_jobs : int or None, default=None
         Threads of the EMD (None and -1: all cores). The output does not
@@ -88,8 +86,7 @@ class RandomGraphEmbedding(D2KEBase):
 
     Attributes
     ----------
-    feature_mean_, feature_scale_ : ndarray (one value per feature) and float, or None
-        The standardisation (None when ``standardize=False``).
+    <feature_mean_, feature_scale_>
     random_objects_ : list of NodeVectors (vectors (n_nodes, width), weights (n_nodes,))
         The random graphs as node-embedding sets.
     gamma_ : float
@@ -121,38 +118,10 @@ class RandomGraphEmbedding(D2KEBase):
         "max_nodes": [COUNT],
     }
 
-    def __init__(
-        self,
-        n_components=128,
-        *,
-        n_eigenvectors=N_EIGENVECTORS,
-        matrix=MATRIX,
-        label_scale=LABEL_SCALE,
-        sampler=SAMPLER,
-        min_nodes=MIN_NODES,
-        max_nodes=MAX_NODES,
-        kernel="soft",
-        gamma="auto",
-        standardize=True,
-        random_state=None,
-        n_jobs=None,
-        dtype=np.float64,
-        verbose=0,
-    ):
-        self.n_components = n_components
-        self.n_eigenvectors = n_eigenvectors
-        self.matrix = matrix
-        self.label_scale = label_scale
-        self.sampler = sampler
-        self.min_nodes = min_nodes
-        self.max_nodes = max_nodes
-        self.kernel = kernel
-        self.gamma = gamma
-        self.standardize = standardize
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.dtype = dtype
-        self.verbose = verbose
+    def __init__(self, n_components=128, *, n_eigenvectors=N_EIGENVECTORS, matrix=MATRIX, label_scale=LABEL_SCALE,
+                 sampler=SAMPLER, min_nodes=MIN_NODES, max_nodes=MAX_NODES, kernel="soft", gamma="auto",
+                 standardize=True, random_state=None, n_jobs=None, dtype=np.float64, verbose=0):
+        store_parameters(self, locals())
 
     def _metric_params(self):
         return {"n_eigenvectors": self.n_eigenvectors, "matrix": self.matrix, "label_scale": self.label_scale}
@@ -161,10 +130,7 @@ class RandomGraphEmbedding(D2KEBase):
         check_choice(self.matrix, "matrix", set(MATRICES))
         check_choice(self.sampler, "sampler", set(SAMPLERS))
         super()._check_params()
-        check_positive_int(self.min_nodes, "min_nodes")
-        check_positive_int(self.max_nodes, "max_nodes")
-        if self.min_nodes > self.max_nodes:
-            raise ValueError(f"min_nodes ({self.min_nodes}) must be <= max_nodes ({self.max_nodes})")
+        check_size_range(self.min_nodes, self.max_nodes, "min_nodes", "max_nodes")
 
     def _draw_random_objects(self, X, rng):
         return self._draw_from_domain(X, rng, sampler=self.sampler, min_nodes=self.min_nodes,

@@ -26,7 +26,7 @@ from sklearn.utils._param_validation import HasMethods
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
-from ._base import COUNT, Interval, Pyd2keTransformer, StrOptions
+from ._base import COUNT, Interval, Pyd2keTransformer, StrOptions, store_parameters
 from ._blas import matmul_rows, pad_columns
 from ._parallel import run_row_blocks
 from ._validation import (
@@ -139,34 +139,9 @@ class RandomMaclaurin(Pyd2keTransformer):
     }
     _fitted_attribute = "degrees_"
 
-    def __init__(
-        self,
-        n_components=1000,
-        *,
-        kernel="poly",
-        degree=2,
-        gamma=1.0,
-        coef0=1.0,
-        p=2.0,
-        max_degree=None,
-        h01=False,
-        inner=None,
-        random_state=None,
-        n_jobs=None,
-        dtype=np.float64,
-    ):
-        self.n_components = n_components
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.p = p
-        self.max_degree = max_degree
-        self.h01 = h01
-        self.inner = inner
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.dtype = dtype
+    def __init__(self, n_components=1000, *, kernel="poly", degree=2, gamma=1.0, coef0=1.0, p=2.0, max_degree=None,
+                 h01=False, inner=None, random_state=None, n_jobs=None, dtype=np.float64):
+        store_parameters(self, locals())
 
     # ---- the kernel's Maclaurin coefficients -----------------------------------
     def _last_degree(self):

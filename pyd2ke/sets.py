@@ -4,12 +4,14 @@ Section 6 and Appendix C.4)."""
 
 import numpy as np
 
-from ._base import COUNT, StrOptions
+from ._base import COUNT, StrOptions, store_parameters
+from ._docstrings import fill_doc
 from ._domains.point_sets import MAX_SIZE, MIN_SIZE
-from ._validation import check_choice, check_positive_int
+from ._validation import check_choice, check_size_range
 from .d2ke import D2KEBase
 
 
+@fill_doc
 class RandomSetEmbedding(D2KEBase):
     """D2KE features for sets of vectors: distances to random sets.
 
@@ -33,24 +35,17 @@ class RandomSetEmbedding(D2KEBase):
     gamma : float or "auto", default="auto"
         "auto" uses 1 / median distance between (up to 256) fit sets and the
         random sets.
-    standardize : bool, default=True
-        Centre every feature on its fit-data mean and divide all by one
-        common factor (unit variance on average), so that a linear model with
-        its default regularisation learns without a scaler; Z Z' is then the
-        centred kernel over ``feature_scale_ ** 2``. False: the raw features.
+    <standardize>
     random_state : int, RandomState instance or None, default=None
     n_jobs : int or None, default=None
         Threads (None and -1: all cores). The output does not depend on it.
     dtype : numpy.float64 or numpy.float32, default=numpy.float64
         Output type and arithmetic precision.
-    verbose : int, default=0
-        When > 0, ``transform`` reports its progress over the objects to
-        stderr, one line per chunk (useful for large N).
+    <verbose>
 
     Attributes
     ----------
-    feature_mean_, feature_scale_ : ndarray (one value per feature) and float, or None
-        The standardisation (None when ``standardize=False``).
+    <feature_mean_, feature_scale_>
     random_objects_ : list of ndarray of shape (size_j, dim)
     gamma_ : float
     n_components_ : int
@@ -74,40 +69,15 @@ class RandomSetEmbedding(D2KEBase):
         "max_size": [COUNT],
     }
 
-    def __init__(
-        self,
-        n_components=128,
-        *,
-        metric="modified_hausdorff",
-        min_size=MIN_SIZE,
-        max_size=MAX_SIZE,
-        kernel="soft",
-        gamma="auto",
-        standardize=True,
-        random_state=None,
-        n_jobs=None,
-        dtype=np.float64,
-        verbose=0,
-    ):
-        self.n_components = n_components
-        self.metric = metric
-        self.min_size = min_size
-        self.max_size = max_size
-        self.kernel = kernel
-        self.gamma = gamma
-        self.standardize = standardize
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.dtype = dtype
-        self.verbose = verbose
+    def __init__(self, n_components=128, *, metric="modified_hausdorff", min_size=MIN_SIZE, max_size=MAX_SIZE,
+                 kernel="soft", gamma="auto", standardize=True, random_state=None, n_jobs=None, dtype=np.float64,
+                 verbose=0):
+        store_parameters(self, locals())
 
     def _check_params(self):
         check_choice(self.metric, "metric", {"hausdorff", "modified_hausdorff"})
         super()._check_params()
-        check_positive_int(self.min_size, "min_size")
-        check_positive_int(self.max_size, "max_size")
-        if self.min_size > self.max_size:
-            raise ValueError(f"min_size ({self.min_size}) must be <= max_size ({self.max_size})")
+        check_size_range(self.min_size, self.max_size, "min_size", "max_size")
 
     def _draw_random_objects(self, X, rng):
         return self._draw_from_domain(X, rng, min_size=self.min_size, max_size=self.max_size)

@@ -23,7 +23,7 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted
 
 from . import _core
-from ._base import Interval, Pyd2keTransformer, StrOptions
+from ._base import Interval, Pyd2keTransformer, StrOptions, store_parameters, string_input_tags
 from ._domains.strings import check_strings
 from ._ragged import Ragged
 from ._seeds import draw_seed
@@ -157,10 +157,7 @@ class ESPVectorizer(Pyd2keTransformer):
     _fitted_attribute = "is_fitted_"
 
     def __init__(self, *, n_features=2**20, output="csr", n_jobs=None, dtype=np.float64):
-        self.n_features = n_features
-        self.output = output
-        self.n_jobs = n_jobs
-        self.dtype = dtype
+        store_parameters(self, locals())
 
     def _fit(self, X, y=None):
         """ESP has nothing to learn: X is only checked."""
@@ -194,9 +191,7 @@ class ESPVectorizer(Pyd2keTransformer):
         return self.n_features
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.string = True
+        tags = string_input_tags(super().__sklearn_tags__())
         tags.requires_fit = False
         return tags
 
@@ -270,11 +265,7 @@ class CGKEmbedding(Pyd2keTransformer):
     _fitted_attribute = "seed_"
 
     def __init__(self, *, output_length=None, output="onehot", random_state=None, n_jobs=None, dtype=np.float64):
-        self.output_length = output_length
-        self.output = output
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.dtype = dtype
+        store_parameters(self, locals())
 
     @staticmethod
     def _symbols(strings, is_bytes):
@@ -345,9 +336,7 @@ class CGKEmbedding(Pyd2keTransformer):
         return self.n_features_out_ if self.output == "onehot" else self.output_length_
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.string = True
+        tags = string_input_tags(super().__sklearn_tags__())
         tags.non_deterministic = False
         return tags
 

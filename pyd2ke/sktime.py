@@ -13,15 +13,14 @@ import pandas as pd
 from sktime.classification.base import BaseClassifier
 from sktime.transformations.base import BaseTransformer
 
-from ._rws_adapters import classifier_pipeline, rws_of
+from ._docstrings import fill_doc
+from ._rws_adapters import TAGS, ClassifierAdapter, TransformerAdapter, as_steps
 
 _TAGS = {
     # df-list first: sktime converts a panel whose own mtype is not listed
     # to the first one, and only a list holds unequal lengths.
     "X_inner_mtype": ["df-list", "numpy3D"],
-    "capability:multivariate": True,
-    "capability:unequal_length": True,
-    "capability:multithreading": True,
+    **TAGS,
     "capability:random_state": True,
     "authors": "pyd2ke developers",
 }
@@ -29,12 +28,10 @@ _TAGS = {
 
 def _as_steps(X):
     """sktime's panel (numpy3D or df-list) as pyd2ke's (length, channels) series."""
-    if isinstance(X, np.ndarray):
-        return np.ascontiguousarray(X.transpose(0, 2, 1), dtype=np.float64)
-    return [np.ascontiguousarray(frame.to_numpy(dtype=np.float64)) for frame in X]
+    return as_steps(X, lambda frame: frame.to_numpy(dtype=np.float64))
 
 
-class RandomWarpingSeriesTransformer(BaseTransformer):
+class RandomWarpingSeriesTransformer(TransformerAdapter, BaseTransformer):
     """:class:`pyd2ke.RandomWarpingSeries` as an sktime transformer: each
     series (instance) becomes one row of ``n_components`` features.
 
@@ -72,20 +69,7 @@ class RandomWarpingSeriesTransformer(BaseTransformer):
         "fit_is_empty": False,
         "requires_y": False,
     }
-
-    def __init__(self, n_components=1024, max_length="auto", derivative=True, random_state=None, n_jobs=1,
-                 local="auto"):
-        self.n_components = n_components
-        self.max_length = max_length
-        self.derivative = derivative
-        self.local = local
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        super().__init__()
-
-    def _fit(self, X, y=None):
-        self.rws_ = rws_of(self).fit(_as_steps(X))
-        return self
+    _steps = staticmethod(_as_steps)
 
     def _transform(self, X, y=None):
         Z = self.rws_.transform(_as_steps(X))
@@ -96,7 +80,8 @@ class RandomWarpingSeriesTransformer(BaseTransformer):
         return [{"n_components": 8, "random_state": 0}, {"n_components": 4, "derivative": False, "random_state": 1}]
 
 
-class RandomWarpingSeriesClassifier(BaseClassifier):
+@fill_doc
+class RandomWarpingSeriesClassifier(ClassifierAdapter, BaseClassifier):
     """RWS features, a StandardScaler and a linear classifier
     (RidgeClassifierCV by default), for unequal-length and multivariate
     panels without padding (as :class:`pyd2ke.aeon.RandomWarpingSeriesClassifier`).
@@ -104,13 +89,7 @@ class RandomWarpingSeriesClassifier(BaseClassifier):
     Parameters
     ----------
     n_components : int, default=2048
-    max_length : int or "auto", default="auto"
-    derivative : bool, default=True
-    estimator : scikit-learn classifier or None, default=None
-        None: ``RidgeClassifierCV(alphas=np.logspace(-3, 3, 10))``.
-    random_state : int, RandomState instance or None, default=None
-    n_jobs : int, default=1
-    local : float in [0, 1) or "auto", default="auto"
+    <the RWS classifier's max_length to local>
 
     Attributes
     ----------
@@ -127,24 +106,7 @@ class RandomWarpingSeriesClassifier(BaseClassifier):
     """
 
     _tags = {**_TAGS, "capability:predict_proba": False}
-
-    def __init__(self, n_components=2048, max_length="auto", derivative=True, estimator=None, random_state=None,
-                 n_jobs=1, local="auto"):
-        self.n_components = n_components
-        self.max_length = max_length
-        self.derivative = derivative
-        self.local = local
-        self.estimator = estimator
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        super().__init__()
-
-    def _fit(self, X, y):
-        self.pipeline_ = classifier_pipeline(self).fit(_as_steps(X), y)
-        return self
-
-    def _predict(self, X):
-        return self.pipeline_.predict(_as_steps(X))
+    _steps = staticmethod(_as_steps)
 
     @classmethod
     def get_test_params(cls, parameter_set="default"):

@@ -9,12 +9,14 @@ Levenshtein(x, w_j) / sqrt(R) (direct). Distances are not length-normalised.
 import numpy as np
 
 from ._auto import string_max_length
-from ._base import COUNT, StrOptions
+from ._base import COUNT, StrOptions, store_parameters
+from ._docstrings import fill_doc
 from ._domains.strings import RSE_SAMPLER, SAMPLERS
 from ._validation import check_choice, check_positive_int_or_auto, is_auto
 from .d2ke import D2KEBase
 
 
+@fill_doc
 class RandomStringEmbedding(D2KEBase):
     """Random String Embedding (RSE): D2KE features for strings under Levenshtein.
 
@@ -54,24 +56,17 @@ class RandomStringEmbedding(D2KEBase):
         at 10, 0.869 at "auto" (120); the rule's evidence is in
         ``pyd2ke/_auto.py``. The cost of a string of length L is about
         L x ceil(max_length / 64) machine words per random string.
-    standardize : bool, default=True
-        Centre every feature on its fit-data mean and divide all by one
-        common factor (unit variance on average), so that a linear model with
-        its default regularisation learns without a scaler; Z Z' is then the
-        centred kernel over ``feature_scale_ ** 2``. False: the raw features.
+    <standardize>
     random_state : int, RandomState instance or None, default=None
     n_jobs : int or None, default=None
         Threads for the transform (None and -1: all cores). The output does
         not depend on it.
     dtype : numpy.float64 or numpy.float32, default=numpy.float64
-    verbose : int, default=0
-        When > 0, ``transform`` reports its progress over the objects to
-        stderr, one line per chunk (useful for large N).
+    <verbose>
 
     Attributes
     ----------
-    feature_mean_, feature_scale_ : ndarray (one value per feature) and float, or None
-        The standardisation (None when ``standardize=False``).
+    <feature_mean_, feature_scale_>
     random_objects_ : list of str or bytes
         The random strings, in the type of the fit data.
     gamma_ : float
@@ -98,30 +93,9 @@ class RandomStringEmbedding(D2KEBase):
         "max_length": [COUNT, StrOptions({"auto"})],
     }
 
-    def __init__(
-        self,
-        n_components=256,
-        *,
-        sampler=RSE_SAMPLER,
-        kernel="soft",
-        gamma="auto",
-        max_length="auto",
-        standardize=True,
-        random_state=None,
-        n_jobs=None,
-        dtype=np.float64,
-        verbose=0,
-    ):
-        self.n_components = n_components
-        self.sampler = sampler
-        self.kernel = kernel
-        self.gamma = gamma
-        self.max_length = max_length
-        self.standardize = standardize
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.dtype = dtype
-        self.verbose = verbose
+    def __init__(self, n_components=256, *, sampler=RSE_SAMPLER, kernel="soft", gamma="auto", max_length="auto",
+                 standardize=True, random_state=None, n_jobs=None, dtype=np.float64, verbose=0):
+        store_parameters(self, locals())
 
     def _check_params(self):
         super()._check_params()

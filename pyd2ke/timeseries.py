@@ -13,7 +13,8 @@ from numbers import Integral, Real
 import numpy as np
 
 from ._auto import series_local_fraction, series_max_length
-from ._base import COUNT, Interval, StrOptions
+from ._base import COUNT, Interval, StrOptions, store_parameters
+from ._docstrings import fill_doc
 from ._domains.series import MIN_LENGTH, SCALE, DerivativeEngine, append_derivatives, check_series, check_window
 from ._validation import (
     check_non_negative_real,
@@ -60,6 +61,7 @@ def znormalize(X, eps=1e-8):
     return out
 
 
+@fill_doc
 class RandomWarpingSeries(D2KEBase):
     """Random Warping Series (RWS): D2KE features for time series under DTW.
 
@@ -127,11 +129,7 @@ class RandomWarpingSeries(D2KEBase):
         ``pyd2ke/_auto.py`` and docs/results_timeseries.md). A local
         feature costs L x 9 cells at most, against L x max_length / 2 for a
         whole-series one. 0 gives the papers' features only.
-    standardize : bool, default=True
-        Centre every feature on its fit-data mean and divide all by one
-        common factor (unit variance on average), so that a linear model with
-        its default regularisation learns without a scaler; Z Z' is then the
-        centred kernel over ``feature_scale_ ** 2``. False: the raw features.
+    <standardize>
         The local features have their own common factor
         (``local_features_.scale``), so Z Z' is the sum of the two centred
         kernels, each over its factor squared.
@@ -143,9 +141,7 @@ class RandomWarpingSeries(D2KEBase):
         Output type and arithmetic precision of the DTW computations
         (float32 is about three times faster: one square root per DP cell
         dominates, and float32 packs twice as many lanes).
-    verbose : int, default=0
-        When > 0, ``transform`` reports its progress over the objects to
-        stderr, one line per chunk (useful for large N).
+    <verbose>
 
     Attributes
     ----------
@@ -187,38 +183,10 @@ class RandomWarpingSeries(D2KEBase):
         "local": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
     }
 
-    def __init__(
-        self,
-        n_components=256,
-        *,
-        min_length=MIN_LENGTH,
-        max_length="auto",
-        scale=SCALE,
-        kernel="soft",
-        gamma="auto",
-        window=None,
-        derivative=True,
-        local="auto",
-        standardize=True,
-        random_state=None,
-        n_jobs=None,
-        dtype=np.float64,
-        verbose=0,
-    ):
-        self.n_components = n_components
-        self.min_length = min_length
-        self.max_length = max_length
-        self.scale = scale
-        self.kernel = kernel
-        self.gamma = gamma
-        self.window = window
-        self.derivative = derivative
-        self.local = local
-        self.standardize = standardize
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.dtype = dtype
-        self.verbose = verbose
+    def __init__(self, n_components=256, *, min_length=MIN_LENGTH, max_length="auto", scale=SCALE, kernel="soft",
+                 gamma="auto", window=None, derivative=True, local="auto", standardize=True, random_state=None,
+                 n_jobs=None, dtype=np.float64, verbose=0):
+        store_parameters(self, locals())
 
     def _metric_params(self):
         return {"window": self.window}

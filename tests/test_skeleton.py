@@ -3,6 +3,8 @@ pyd2ke._base.Pyd2keTransformer, declares _parameter_constraints for every
 parameter, and runs the skeleton's fit and chunked transform, so that
 pyd2ke.chunking() bounds every transform and changes none of its rows."""
 
+import importlib
+import importlib.util
 import inspect
 
 import numpy as np
@@ -158,3 +160,18 @@ def test_metric_docstrings_come_from_the_registry():
         for name, domain in METRICS.items():
             assert f'"{name}": {domain.name}' in documented.__doc__, (documented, name)
             assert domain.metrics[name].summary
+
+
+def test_shared_docstring_paragraphs_are_filled_in():
+    """Every placeholder of a shared paragraph (pyd2ke/_docstrings.py) is
+    replaced by its text in the docstrings users see."""
+    from pyd2ke._docstrings import PARAGRAPHS
+
+    documented = list(ESTIMATORS)
+    for extra in ("aeon", "sktime"):
+        if importlib.util.find_spec(extra) is not None:  # an optional extra
+            documented.append(importlib.import_module(f"pyd2ke.{extra}").RandomWarpingSeriesClassifier)
+    for cls in documented:
+        for placeholder in PARAGRAPHS:
+            assert placeholder not in cls.__doc__, (cls, placeholder)
+    assert "    " + PARAGRAPHS["<standardize>"].replace("\n", "\n    ") in pyd2ke.RandomWarpingSeries.__doc__

@@ -7,6 +7,7 @@ estimator module; docs/architecture.md walks through it.
 
 import textwrap
 
+from .._docstrings import fill_doc
 from .base import Domain, Metric, check_metric_params
 from .callable_metric import CallableDomain
 from .documents import DOCUMENTS
@@ -49,11 +50,7 @@ def metrics_doc(indent, width=79):
 def fill_metrics_doc(obj):
     """obj (a class or function) with the line METRICS_DOC_TOKEN of its
     docstring replaced by metrics_doc at that line's indentation."""
-    if obj.__doc__:  # None under python -OO
-        lines = obj.__doc__.split("\n")
-        obj.__doc__ = "\n".join(metrics_doc(len(line) - len(line.lstrip())) if line.strip() == METRICS_DOC_TOKEN
-                                 else line for line in lines)
-    return obj
+    return fill_doc(obj, {METRICS_DOC_TOKEN: metrics_doc})
 
 
 __all__ = ["DOMAINS", "METRICS", "Domain", "Metric", "check_metric_params", "domain_for", "fill_metrics_doc",

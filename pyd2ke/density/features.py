@@ -6,7 +6,7 @@ import math
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import COUNT, StrOptions
+from .._base import COUNT, StrOptions, store_parameters
 from .._blas import matmul_rows
 from .._validation import check_choice, check_positive_int
 from ._base import POSITIVE, _check_positive_real, _SampleSetTransformer
@@ -156,36 +156,10 @@ class DensityKernelFeatures(_SampleSetTransformer):
         "boundary": [StrOptions({"reflect", "none"})],
     }
 
-    def __init__(
-        self,
-        divergence="js",
-        *,
-        n_components=1000,
-        n_lambdas=5,
-        basis_size=None,
-        n_integration_points=None,
-        bandwidth="cv",
-        sigma="median",
-        basis="cosine",
-        integration="grid",
-        boundary="reflect",
-        random_state=None,
-        n_jobs=None,
-        dtype=np.float64,
-    ):
-        self.divergence = divergence
-        self.n_components = n_components
-        self.n_lambdas = n_lambdas
-        self.basis_size = basis_size
-        self.n_integration_points = n_integration_points
-        self.bandwidth = bandwidth
-        self.sigma = sigma
-        self.basis = basis
-        self.integration = integration
-        self.boundary = boundary
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.dtype = dtype
+    def __init__(self, divergence="js", *, n_components=1000, n_lambdas=5, basis_size=None, n_integration_points=None,
+                 bandwidth="cv", sigma="median", basis="cosine", integration="grid", boundary="reflect",
+                 random_state=None, n_jobs=None, dtype=np.float64):
+        store_parameters(self, locals())
 
     def _check_own_params(self):
         check_choice(self.divergence, "divergence", set(DIVERGENCES))

@@ -3,7 +3,7 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import StrOptions
+from .._base import StrOptions, store_parameters
 from .._validation import check_positive_int
 from ._base import EVEN_COUNT, POSITIVE, _check_positive_real, _median_distance, _SampleSetTransformer
 
@@ -62,24 +62,9 @@ class MeanEmbeddingFeatures(_SampleSetTransformer):
         "base_bandwidth": [POSITIVE, StrOptions({"median"})],
     }
 
-    def __init__(
-        self,
-        n_components=1000,
-        *,
-        n_base_components=500,
-        base_bandwidth="median",
-        sigma="median",
-        random_state=None,
-        n_jobs=None,
-        dtype=np.float64,
-    ):
-        self.n_components = n_components
-        self.n_base_components = n_base_components
-        self.base_bandwidth = base_bandwidth
-        self.sigma = sigma
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.dtype = dtype
+    def __init__(self, n_components=1000, *, n_base_components=500, base_bandwidth="median", sigma="median",
+                 random_state=None, n_jobs=None, dtype=np.float64):
+        store_parameters(self, locals())
 
     def _check_own_params(self):
         n = check_positive_int(self.n_base_components, "n_base_components", minimum=2)
