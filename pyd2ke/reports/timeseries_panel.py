@@ -7,11 +7,13 @@ series z-normalised per series and channel (``pyd2ke.znormalize``):
 
 - RWS as measured at the start of issue 22: random series of lengths
   U{1..max_length} (the default min_length then) and N(0, scale^2) values,
-  scale and max_length chosen by cross-validation, float64;
+  scale and max_length chosen by cross-validation, float64, whole-series
+  features only (``local=0``);
 - RWS as recommended now: ``derivative`` (first derivatives as extra
   channels, as in derivative DTW; on or off) and max_length (10 to 400, the
   grid doubling past an end that CV picks) chosen by cross-validation,
-  float32 arithmetic;
+  float32 arithmetic, local features as ``local="auto"`` decides (on series
+  of 300 steps or more);
 - 1-NN with the exact DTW distance (pyd2ke's, no window);
 - MiniRocket (aeon's ``MiniRocketClassifier``: its transform,
   StandardScaler and RidgeClassifierCV).
@@ -65,11 +67,12 @@ DATASETS = ("ACSF1", "ArrowHead", "BasicMotions", "GunPoint", "ItalyPowerDemand"
             "PickupGestureWiimoteZ", "UnitTest")
 
 # RWS settings searched by CV: the grid measured at the start of issue 22
-# (float64), and the recommended one (derivative channels, longer random
-# series, float32: about three times faster, see RandomWarpingSeries.dtype).
+# (float64, whole-series features only), and the recommended one (derivative
+# channels, longer random series, float32: about three times faster, see
+# RandomWarpingSeries.dtype; local features as local="auto" decides).
 START_GRID = {"scale": [0.5, 1.0, 2.0], "max_length": [10, 25, 50]}
 FINAL_GRID = {"derivative": [False, True], "max_length": [10, 25, 50, 100, 200, 400]}
-START_PARAMS = {"min_length": 1, "derivative": False}  # the defaults before issues 22 and 28
+START_PARAMS = {"min_length": 1, "derivative": False, "local": 0.0, "standardize": False}  # before issues 22, 28
 FINAL_PARAMS = {"dtype": np.float32}
 FULL = {"R": 1024, "max_train": None, "max_test": None, "cv_repeats": 2, "grow_lengths": True}
 QUICK = {"R": 64, "max_train": 40, "max_test": 40, "cv_repeats": 1, "grow_lengths": False,
@@ -308,8 +311,8 @@ def run(datasets=None, quick=False, n_jobs=1, out=None, argv=None, stream=None, 
          f"n_jobs={n_jobs}; wall time {wall:.0f} s"),
         "MiniRocket numba compilation (tiny inputs, before the first dataset): "
         + (f"{compile_seconds:.1f} s" if minirocket else "aeon not installed"),
-        (f"RWS start grid: {grids.get('start_grid', START_GRID)} (min_length=1, float64); "
-         f"RWS final grid: {grids.get('final_grid', FINAL_GRID)} (float32"
+        (f"RWS start grid: {grids.get('start_grid', START_GRID)} (min_length=1, local=0, standardize=False, float64); "
+         f"RWS final grid: {grids.get('final_grid', FINAL_GRID)} (float32, local='auto'"
          f"{'; max_length doubles past an end CV picks, up to the longest series' if grids['grow_lengths'] else ''})"),
         "",
         panel_table(rows),
