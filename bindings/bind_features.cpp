@@ -1,5 +1,6 @@
-// features/: random-feature maps, Random Maclaurin (dot-product kernels) and
-// the space-efficient hashed random Fourier features (on vectors or sketches).
+// features/: random-feature maps, Random Maclaurin (dot-product kernels), the
+// space-efficient hashed random Fourier features (on vectors or sketches) and
+// the density estimates of the sample-set features.
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <pyd2ke/features/density_grid.hpp>
 #include <pyd2ke/features/hashed_fourier.hpp>
 #include <pyd2ke/features/maclaurin.hpp>
 
@@ -111,9 +113,36 @@ void def_sparse_into(py::class_<PyHashedFourier>& cls) {
             py::arg("n_threads"));
 }
 
+// Densities of packed sample sets at the midpoint grid nodes (kde_on_grid);
+// out (n_sets, side^n_dims). Runs on the calling thread with the GIL released.
+void kde_on_grid_into(CArray<double> values, Offsets offsets, double h, std::size_t side, bool reflect,
+                      CArray<double> out) {
+    if (values.ndim() != 2 || values.shape(1) < 1) throw py::value_error("values must have shape (n_points, n_dims)");
+    if (offsets.ndim() != 1 || offsets.shape(0) < 1) throw py::value_error("offsets must be 1-D, n_sets + 1 long");
+    const std::int64_t* bounds = offsets.data();
+    const auto n_sets = static_cast<std::size_t>(offsets.shape(0) - 1);
+    if (bounds[0] != 0 || bounds[n_sets] != values.shape(0))
+        throw py::value_error("offsets must run from 0 to the number of points");
+    if (side < 1 || !(h > 0.0)) throw py::value_error("side must be >= 1 and h > 0");
+    const auto n_dims = static_cast<std::size_t>(values.shape(1));
+    std::size_t cells = 1;
+    for (std::size_t d = 0; d < n_dims; ++d) {
+        if (cells > (std::size_t{1} << 40) / side) throw py::value_error("side ** n_dims is too large");
+        cells *= side;
+    }
+    check_out(out, n_sets, cells);
+    const double* points = values.data();
+    double* target = out.mutable_data();
+    py::gil_scoped_release release;
+    pyd2ke::kde_on_grid(points, n_dims, bounds, n_sets, h, side, reflect, target);
+}
+
 }  // namespace
 
 void bind_features(py::module_& m) {
+    m.def("kde_on_grid_into", &kde_on_grid_into, py::arg("values").noconvert(), py::arg("offsets").noconvert(),
+          py::arg("h"), py::arg("side"), py::arg("reflect"), py::arg("out").noconvert(),
+          "Gaussian KDE of each packed set at the midpoint grid of [0, 1]^l (C order), into out (n_sets, side^l).");
     m.def("maclaurin_into", &maclaurin_into<double>, py::arg("P").noconvert(), py::arg("groups").noconvert(),
           py::arg("scale").noconvert(), py::arg("out").noconvert(), py::arg("n_threads"));
     m.def("maclaurin_into", &maclaurin_into<float>, py::arg("P").noconvert(), py::arg("groups").noconvert(),

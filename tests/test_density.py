@@ -198,6 +198,17 @@ def test_batched_kde_matches_a_per_set_reference(n_dims, integration, reflect, h
     """The block KDE (no loop over sets) against the per-set reference, on
     sets of boundary sizes in shuffled order, some points outside the cube;
     and each set's estimate does not depend on the other sets of the block."""
+    check_block_kde(n_dims, integration, reflect, h)
+
+
+@pytest.mark.parametrize("n_dims", [1, 2, 3])
+@pytest.mark.parametrize("reflect", [True, False], ids=["reflect", "none"])
+def test_grid_kde_with_a_bandwidth_far_below_the_node_spacing(n_dims, reflect):
+    """The core's direct exps (bandwidth < spacing / 20) against the reference."""
+    check_block_kde(n_dims, "grid", reflect, 0.0005)
+
+
+def check_block_kde(n_dims, integration, reflect, h):
     rng = np.random.default_rng(n_dims)
     sizes = rng.permutation(BOUNDARY_SIZES * 2)
     sets = [rng.uniform(-0.1, 1.1, (n, n_dims)) for n in sizes]
@@ -215,17 +226,16 @@ def test_batched_kde_matches_a_per_set_reference(n_dims, integration, reflect, h
         alone = [kde.kde_at_points(X, np.array([0, len(X)]), h, U, reflect)[0] for X in sets]
     assert F.shape == (len(sets), len(expected[0]))
     for f, e, a in zip(F, expected, alone):
-        np.testing.assert_allclose(f, e, rtol=1e-12, atol=0)
+        np.testing.assert_allclose(f, e, rtol=1e-12, atol=1e-300)  # atol: products that end subnormal
         np.testing.assert_array_equal(f, a)
 
 
-def test_chunked_products_and_small_blocks_agree(monkeypatch):
-    """Khatri-Rao chunks (3-D) and the block size change nothing but rounding."""
+def test_small_blocks_agree(monkeypatch):
+    """The block size changes nothing but rounding (3-D sets)."""
     rng = np.random.default_rng(2)
     sets = [rng.uniform(0, 1, (40 + i, 3)) for i in range(12)]
     est = DensityKernelFeatures("js", n_components=8, basis_size=10, bandwidth=0.1, random_state=0).fit(sets)
     F, A = est.densities(sets), est.projection_features(sets)
-    monkeypatch.setattr(kde, "_KHATRI_RAO_ENTRIES", 200)
     monkeypatch.setattr(_base, "_BLOCK_SETS", 5)
     np.testing.assert_allclose(est.densities(sets), F, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(est.projection_features(sets), A, rtol=1e-10, atol=1e-14)

@@ -16,9 +16,10 @@ For K(p, q) = exp(-d^2(p, q) / (2 sigma^2)) each sample set goes through:
    ||A(p) - A(q)||^2 approximates d^2(p, q);
 5. random Fourier features of A(p) for the RBF kernel of width sigma.
 
-Steps 2-5 are matrix products (BLAS) and vectorised numpy maps over blocks of
-sets; blocks never depend on n_jobs and each runs single-threaded BLAS, so the
-output is bit-identical whatever the thread count. The L2 density kernel
+Step 2 on the grid runs in the core without the GIL; steps 3-5 are matrix
+products (BLAS) and vectorised numpy maps over blocks of sets; blocks never
+depend on n_jobs and each runs single-threaded BLAS, so the output is
+bit-identical whatever the thread count. The L2 density kernel
 (Oliva et al. 2014; psi(p) = p) and the MMD mean-embedding kernel (Muandet et
 al. 2012) are the paper's baselines and live here too.
 

@@ -4,166 +4,52 @@ in the faces of [0, 1]^l.
 
 A block is given as its points (values, shape (n_points, l), the sets one
 after the other) and offsets (set s is values[offsets[s]:offsets[s + 1]],
-every set non-empty). Nothing loops over the sets in Python: sums over the
-points of each set are segment sums (bincount, reduceat) or batched matrix
-products. Each set's estimate is summed in an order fixed by its own points
-alone, so its bits do not depend on the other sets of the block (transforms
-by chunks or Dask partitions give the same output).
+every set non-empty). Each set's estimate is summed in an order fixed by its
+own points alone, so its bits do not depend on the other sets of the block
+(transforms by chunks or Dask partitions give the same output).
+
+On the grid (the default) the core computes the estimates
+(``features/density_grid.hpp``) without holding the GIL: the estimator runs
+its blocks on Python threads, and as numpy code this step held the GIL for
+two thirds of the time the blocks held it. At arbitrary points
+(integration="random") nothing loops over the sets in Python: the sums over
+the points of each set are segment sums (reduceat) of batched products.
 """
 
 import math
 
 import numpy as np
 
+from .. import _core
+
 # The Gaussian KDE kernel is cut at this many bandwidths (it is below
-# exp(-18) of its peak beyond): grid nodes and mirror images farther away
-# are skipped.
+# exp(-18) of its peak beyond): mirror images farther away are skipped (the
+# core's grid estimate cuts at the same reach).
 _KERNEL_REACH = 6.0
-# Khatri-Rao rows (points x side^(l-1)) per product in 3 or more dimensions.
-_KHATRI_RAO_ENTRIES = 1 << 20
 # Kernel-matrix entries per chunk in the random-point KDE (1 MB, up to twice
 # that: a chunk's products, exp and sums stay in cache; 8 MB chunks were
 # 1.3x slower), and the fixed height of its matrix products.
 _KDE_CHUNK = 1 << 17
 _PRODUCT_ROWS = 32
-# Sets are padded with zero rows to the next size on this ladder, so that
-# sets of close sizes share one batched product: sizes above 2^k are rounded
-# up to a multiple of 2^(k - _PAD_LEVELS), at most 1 / 2^_PAD_LEVELS extra.
-_PAD_LEVELS = 2
-
-
-def _fold(index, side):
-    """Node index of the mirror image of node `index` (any integer) in the
-    midpoint grid of `side` nodes: reflection in both faces, repeated."""
-    index = np.mod(index, 2 * side)
-    return np.where(index >= side, 2 * side - 1 - index, index)
-
-
-def _grid_factors(x, h, side, reflect, owner=None, n_owners=None):
-    """1-D Gaussian kernels k_h(node_a - x_i) at the midpoint nodes
-    (a + 1/2) / side, shape (len(x), side); with `owner` (an index per point,
-    non-decreasing) their sums over the points of each owner instead, shape
-    (n_owners, side).
-
-    Only the nodes within _KERNEL_REACH bandwidths of each point are
-    evaluated (a band of 2 reach + 1 nodes, often far fewer than `side`).
-    With reflect, band nodes beyond a face fold back onto their mirror
-    nodes: that sums the kernels of all the mirror images of x_i, so each
-    point keeps its whole mass inside [0, 1]."""
-    n = len(x)
-    c = 1.0 / (side * h)  # node spacing in bandwidths
-    reach = int(math.ceil(_KERNEL_REACH / c))
-    nearest = np.rint(x * side - 0.5)
-    delta = ((nearest + 0.5) / side - x) / h  # (node_nearest - x_i) / h, |delta| <= c / 2 in the cube
-    values = np.empty((2 * reach + 1, n))
-    if c <= 20.0:
-        # exp(-(delta + k c)^2 / 2) = exp(-delta^2 / 2) exp(-delta c)^k exp(-k^2 c^2 / 2): two exps
-        # per point instead of one per band node (exp is the costly part); |delta c k| stays below
-        # 3 c + c^2 / 2, far from overflow for c <= 20.
-        values[reach] = np.exp(-0.5 * delta * delta)
-        up = np.exp(-delta * c)
-        down = 1.0 / up
-        for k in range(1, reach + 1):
-            shrink = math.exp(-0.5 * c * c * (2 * k - 1))  # exp(-k^2 c^2/2) / exp(-(k-1)^2 c^2/2)
-            np.multiply(values[reach + k - 1], up * shrink, out=values[reach + k])
-            np.multiply(values[reach - k + 1], down * shrink, out=values[reach - k])
-    else:  # bandwidth far below the node spacing: a narrow band, direct exps
-        t = delta[None, :] + np.arange(-reach, reach + 1)[:, None] * c
-        np.exp(-0.5 * t * t, out=values)
-    rows = nearest.astype(np.int64)[None, :] + np.arange(-reach, reach + 1)[:, None]
-    if reflect:
-        low, high = int(rows.min()), int(rows.max())
-        if high - low <= 8 * side:  # one gather from a small table beats mod and where
-            rows = _fold(np.arange(low, high + 1), side)[rows - low]
-        else:  # points far outside the cube
-            rows = _fold(rows, side)
-    else:
-        inside = (rows >= 0) & (rows < side)
-        values[~inside] = 0.0
-        rows = np.clip(rows, 0, side - 1)
-    # One scatter-add (bincount) for the whole band; several band nodes may
-    # fold onto the same node, several points may have the same owner.
-    if owner is None:
-        owner, n_owners = np.arange(n), n
-    flat = rows + (owner * side)[None, :]
-    out = np.bincount(flat.ravel(), weights=values.ravel(), minlength=n_owners * side).reshape(n_owners, side)
-    out *= 1.0 / (math.sqrt(2.0 * math.pi) * h)
-    return out
 
 
 def kde_on_grid(values, offsets, h, side, reflect):
     """Densities of every set at the tensor grid nodes^l (C order), shape
-    (n_sets, side^l). The Gaussian is a product over dimensions, so in 1-D
-    the sum over a set's samples is a segment sum of the 1-D kernels, and in
-    l >= 2 dimensions a matrix product per set:
-    p(a, b) = (1/n) sum_i K_1[i, a] K_2[i, b] (the first factors combined
-    into a Khatri-Rao product in 3 or more dimensions)."""
-    n_dims = values.shape[1]
-    sizes = np.diff(offsets)
-    if n_dims == 1:
-        owner = np.repeat(np.arange(len(sizes)), sizes)
-        out = _grid_factors(values[:, 0], h, side, reflect, owner, len(sizes))
-    else:
-        out = _summed_tensor_products(values, sizes, h, side, reflect)
-    out /= sizes[:, None]
-    return out
-
-
-def _padded_sizes(sizes):
-    """Each size rounded up on the _PAD_LEVELS ladder (it depends on that size only)."""
-    step = np.left_shift(1, np.maximum(np.frexp(sizes)[1] - 1 - _PAD_LEVELS, 0))
-    return -(-sizes // step) * step
-
-
-def _summed_tensor_products(values, sizes, h, side, reflect):
-    """For every set, the sum over its points of the tensor product of the
-    1-D kernel factors of its coordinates, shape (n_sets, side^l) in C order.
-
-    The sum of a set is left^T @ right over its points, left the Khatri-Rao
-    product of all factors but the last. The factors are written straight
-    into a padded layout: sets sorted by padded size, each set's rows
-    followed by zero rows up to its padded size, so that the sets of one
-    padded size form a stack of equal matrices for one batched product
-    (np.matmul: one BLAS call per set, from C). The padded size, and the
-    chunks of _KHATRI_RAO_ENTRIES that bound the memory in 3 or more
-    dimensions, depend on the set's own size only, so its BLAS calls do not
-    depend on the other sets."""
-    n_dims = values.shape[1]
-    width = side ** (n_dims - 1)  # columns of left
-    padded = _padded_sizes(sizes)
-    order = np.argsort(padded, kind="stable")
-    slot = np.empty(len(sizes), dtype=np.int64)  # first padded row of each set
-    slot[order] = np.concatenate([[0], np.cumsum(padded[order])[:-1]])
-    first_point = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    point_set = np.repeat(np.arange(len(sizes)), sizes)
-    padded_row = slot[point_set] + np.arange(len(values)) - first_point[point_set]
-    n_padded = int(padded.sum())
-    factors = [_grid_factors(values[:, d], h, side, reflect, padded_row, n_padded) for d in range(n_dims)]
-    out = np.empty((len(sizes), width * side))
-    step = max(1, _KHATRI_RAO_ENTRIES // width)  # rows per product
-    group_first = np.flatnonzero(np.diff(padded[order], prepend=0))
-    for first, stop in zip(group_first, np.append(group_first[1:], len(order))):
-        n_rows = int(padded[order[first]])
-        batch = max(1, _KHATRI_RAO_ENTRIES // (min(step, n_rows) * width))
-        for begin in range(first, stop, batch):
-            sets = order[begin : min(stop, begin + batch)]
-            start = slot[sets[0]]
-            stacks = [F[start : start + len(sets) * n_rows].reshape(len(sets), n_rows, side) for F in factors]
-            total = 0.0
-            for lo in range(0, n_rows, step):
-                hi = min(n_rows, lo + step)
-                left = stacks[0][:, lo:hi]
-                for K in stacks[1:-1]:
-                    left = (left[..., :, None] * K[:, lo:hi, None, :]).reshape(len(sets), hi - lo, -1)
-                total = total + np.matmul(left.transpose(0, 2, 1), stacks[-1][:, lo:hi])
-            out[sets] = total.reshape(len(sets), -1)
+    (n_sets, side^l): the Gaussian of width h is a product over dimensions,
+    each 1-D kernel cut at 6 bandwidths and, with reflect, folded back at
+    the faces of the cube (the kernels of the point's mirror images), so
+    that each point keeps its whole mass inside [0, 1]^l."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+    out = np.empty((len(offsets) - 1, side ** values.shape[1]))
+    _core.kde_on_grid_into(values, offsets, float(h), int(side), bool(reflect), out)
     return out
 
 
 def _reflected(points, owner, h):
     """points folded into [0, 1]^l (reflected in the faces, repeatedly),
     plus their mirror images in every face they are within reach of (images
-    of images too, for the corners), as _grid_factors does on the grid;
+    of images too, for the corners), as the core does on the grid;
     with the owner of each (images belong to their point's owner)."""
     reach = _KERNEL_REACH * h
     points = np.mod(points, 2.0)

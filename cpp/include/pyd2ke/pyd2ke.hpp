@@ -20,6 +20,7 @@
 #include "distance/subsequence_dtw.hpp"
 #include "embed/d2ke.hpp"
 #include "features/maclaurin.hpp"
+#include "features/density_grid.hpp"
 #include "features/hashed_fourier.hpp"
 #include "sketch/cgk.hpp"
 #include "sketch/esp.hpp"
