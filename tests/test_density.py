@@ -204,11 +204,13 @@ def test_batched_kde_matches_a_per_set_reference(n_dims, integration, reflect, h
 @pytest.mark.parametrize("n_dims", [1, 2, 3])
 @pytest.mark.parametrize("reflect", [True, False], ids=["reflect", "none"])
 def test_grid_kde_with_a_bandwidth_far_below_the_node_spacing(n_dims, reflect):
-    """The core's direct exps (bandwidth < spacing / 20) against the reference."""
-    check_block_kde(n_dims, "grid", reflect, 0.0005)
+    """The core's direct exps (bandwidth < spacing / 20) against the reference,
+    relative to each set's largest value: far below it (exp(-450)) exp
+    magnifies the rounding of its argument."""
+    check_block_kde(n_dims, "grid", reflect, 0.0005, peak_relative=True)
 
 
-def check_block_kde(n_dims, integration, reflect, h):
+def check_block_kde(n_dims, integration, reflect, h, peak_relative=False):
     rng = np.random.default_rng(n_dims)
     sizes = rng.permutation(BOUNDARY_SIZES * 2)
     sets = [rng.uniform(-0.1, 1.1, (n, n_dims)) for n in sizes]
@@ -226,7 +228,7 @@ def check_block_kde(n_dims, integration, reflect, h):
         alone = [kde.kde_at_points(X, np.array([0, len(X)]), h, U, reflect)[0] for X in sets]
     assert F.shape == (len(sets), len(expected[0]))
     for f, e, a in zip(F, expected, alone):
-        np.testing.assert_allclose(f, e, rtol=1e-12, atol=1e-300)  # atol: products that end subnormal
+        np.testing.assert_allclose(f, e, rtol=1e-12, atol=1e-12 * e.max() if peak_relative else 0.0)
         np.testing.assert_array_equal(f, a)
 
 
@@ -239,6 +241,26 @@ def test_small_blocks_agree(monkeypatch):
     monkeypatch.setattr(_base, "_BLOCK_SETS", 5)
     np.testing.assert_allclose(est.densities(sets), F, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(est.projection_features(sets), A, rtol=1e-10, atol=1e-14)
+
+
+def test_absurd_bandwidths_and_far_points_on_the_grid():
+    """A bandwidth thousands of times the data's width is refused with its
+    value named (it would take minutes per set); points far outside the fit
+    range (a fill value) give finite features, the same as their mirror image
+    in the cube with reflection."""
+    rng = np.random.default_rng(3)
+    sets = [rng.uniform(0, 1, (30, 2)) for _ in range(4)]
+    with pytest.raises(ValueError, match="bandwidth 1000000.* too wide"):
+        DensityKernelFeatures("js", n_components=8, bandwidth=1e6, sigma=1.0, random_state=0).fit_transform(sets)
+    est = DensityKernelFeatures("js", n_components=8, bandwidth=0.1, random_state=0).fit(sets)
+    far = [np.vstack([s, [[1e30, 0.5]]]) for s in sets]
+    assert np.isfinite(est.transform(far)).all()
+    width = est.data_range_[0]
+    # 0.3 of the width: not halfway between two grid nodes, where the cut at 6
+    # bandwidths moves by a node with the last bit of the scaled coordinate.
+    mirrored = [np.vstack([s, [[est.data_min_[0] - 0.3 * width, 0.5]]]) for s in sets]
+    inside = [np.vstack([s, [[est.data_min_[0] + 0.3 * width, 0.5]]]) for s in sets]
+    np.testing.assert_allclose(est.densities(mirrored), est.densities(inside), rtol=1e-12, atol=1e-300)
 
 
 def test_reflection_keeps_the_mass_in_the_cube():

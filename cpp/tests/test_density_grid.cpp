@@ -95,6 +95,26 @@ void test_against_the_direct_formula() {
             }
 }
 
+// With reflect, a point and its mirror images give one density (bit for bit
+// where the fold is exact); without, a point far outside gives none. Points
+// far outside the cube (2^70) must not overflow the node arithmetic.
+void test_points_outside_the_cube() {
+    const std::size_t side = 16;
+    auto density = [&](double x, bool reflect) {
+        const double points[2] = {x, 0.5};
+        const std::int64_t bounds[2] = {0, 1};
+        std::vector<double> out(side * side);
+        pyd2ke::kde_on_grid(points, 2, bounds, 1, 0.05, side, reflect, out.data());
+        return out;
+    };
+    const auto inside = density(0.375, true);
+    for (double image : {-0.375, 2.375, 1.625, -1.625, 4.375})
+        CHECK(density(image, true) == inside);
+    CHECK(density(std::ldexp(1.0, 70), true) == density(0.0, true));
+    for (double far : {std::ldexp(1.0, 70), -std::ldexp(1.0, 70), 3.0, -2.0})
+        for (double v : density(far, false)) CHECK(v == 0.0);
+}
+
 void test_bad_arguments() {
     const double points[2] = {0.5, 0.5};
     const std::int64_t empty_set[3] = {0, 0, 2};
@@ -114,12 +134,24 @@ void test_bad_arguments() {
         raised = true;
     }
     CHECK(raised);
+    const std::int64_t one_point[2] = {0, 1};
+    std::vector<double> grid(10 * 10);
+    for (double h : {1e6, 1e-200}) {  // over 2^20 nodes within reach; a normalisation that overflows
+        raised = false;
+        try {
+            pyd2ke::kde_on_grid(points, 2, one_point, 1, h, 10, true, grid.data());
+        } catch (const std::invalid_argument&) {
+            raised = true;
+        }
+        CHECK(raised);
+    }
 }
 
 }  // namespace
 
 int main() {
     test_against_the_direct_formula();
+    test_points_outside_the_cube();
     test_bad_arguments();
     return test_verdict();
 }

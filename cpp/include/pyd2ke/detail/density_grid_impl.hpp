@@ -14,13 +14,18 @@ namespace pyd2ke::detail {
 
 // The kernel is cut at this many bandwidths (pyd2ke/density/kde.py's reach).
 constexpr double density_kernel_reach = 6.0;
+// The most nodes a kernel may reach on each side of its point: a bandwidth
+// beyond it (thousands of times the width of the data, which lie in
+// [0, 1]) would take minutes per set; kde_on_grid refuses it.
+constexpr double density_max_reach = 1 << 20;
 constexpr double density_pi = 3.14159265358979323846;
 
 class DensityGrid {
 public:
+    // reach_nodes(h, side) <= density_max_reach and a finite normalisation (the caller checks).
     DensityGrid(std::size_t n_dims, double h, std::size_t side, bool reflect)
         : n_dims_(n_dims), h_(h), side_(side), reflect_(reflect), spacing_(1.0 / (static_cast<double>(side) * h)),
-          reach_(static_cast<std::ptrdiff_t>(std::ceil(density_kernel_reach / spacing_))), factors_(n_dims * side) {
+          reach_(static_cast<std::ptrdiff_t>(reach_nodes(h, side))), factors_(n_dims * side) {
         for (std::size_t d = 0; d < n_dims; ++d) cells_ *= side;
         product_.resize(cells_ / side);
         // exp(-k^2 c^2 / 2) / exp(-(k - 1)^2 c^2 / 2), the recurrence's step (c <= 20).
@@ -31,6 +36,16 @@ public:
 
     std::size_t cells() const { return cells_; }
 
+    // Nodes within density_kernel_reach bandwidths of a point's nearest node, rounded up.
+    static double reach_nodes(double h, std::size_t side) {
+        return std::ceil(density_kernel_reach / (1.0 / (static_cast<double>(side) * h)));
+    }
+
+    // The constant of the l-dimensional Gaussian, 1 / (sqrt(2 pi) h)^l (inf for an absurdly small h).
+    static double normalisation(double h, std::size_t n_dims) {
+        return std::pow(1.0 / (std::sqrt(2.0 * density_pi) * h), static_cast<double>(n_dims));
+    }
+
     // out[0 .. cells) = the density of the n points at the grid nodes.
     void set_density(const double* points, std::size_t n, double* out) {
         for (std::size_t c = 0; c < cells_; ++c) out[c] = 0.0;
@@ -38,8 +53,7 @@ public:
             for (std::size_t d = 0; d < n_dims_; ++d) factor(points[i * n_dims_ + d], &factors_[d * side_]);
             add_tensor_product(out);
         }
-        const double norm = std::pow(1.0 / (std::sqrt(2.0 * density_pi) * h_), static_cast<double>(n_dims_));
-        const double scale = norm / static_cast<double>(n);
+        const double scale = normalisation(h_, n_dims_) / static_cast<double>(n);
         for (std::size_t c = 0; c < cells_; ++c) out[c] *= scale;
     }
 
@@ -48,6 +62,15 @@ private:
     // that land on node a (a' itself, or its mirror node with reflect).
     void factor(double x, double* f) {
         for (std::size_t a = 0; a < side_; ++a) f[a] = 0.0;
+        if (reflect_) {
+            // The point's mirror images in the faces: fold it into [0, 1] first
+            // (exact: |x|, fmod and 2 - x round nothing), so that a point far
+            // outside the cube gives small node indices.
+            x = std::fmod(std::abs(x), 2.0);
+            if (x > 1.0) x = 2.0 - x;
+        } else if (!(x > -margin() && x < 1.0 + margin())) {
+            return;  // every node within reach lies outside the grid
+        }
         const double nearest = std::nearbyint(x * static_cast<double>(side_) - 0.5);
         const double delta = ((nearest + 0.5) / static_cast<double>(side_) - x) / h_;  // in bandwidths
         const auto centre = static_cast<std::ptrdiff_t>(nearest);
@@ -70,6 +93,9 @@ private:
             }
         }
     }
+
+    // Past this distance from the cube a point's band of nodes misses the grid.
+    double margin() const { return static_cast<double>(reach_ + 1) / static_cast<double>(side_); }
 
     void add(double* f, std::ptrdiff_t node, double value) const {
         const auto side = static_cast<std::ptrdiff_t>(side_);

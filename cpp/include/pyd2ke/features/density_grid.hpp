@@ -14,9 +14,11 @@
 // sets on its threads, and this step held the GIL for two thirds of the
 // time the blocks held it when it was numpy code.
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 #include "../detail/density_grid_impl.hpp"
 
@@ -28,6 +30,13 @@ inline void kde_on_grid(const double* values, std::size_t n_dims, const std::int
                         double h, std::size_t side, bool reflect, double* out) {
     if (n_dims == 0 || side == 0) throw std::invalid_argument("kde_on_grid: n_dims and side must be >= 1");
     if (!(h > 0.0)) throw std::invalid_argument("kde_on_grid: the bandwidth must be > 0");
+    if (!(detail::DensityGrid::reach_nodes(h, side) <= detail::density_max_reach))
+        throw std::invalid_argument("bandwidth " + std::to_string(h) +
+                                    " (of the data scaled to [0, 1]) is too wide for the density grid: over 2^20 "
+                                    "nodes within 6 bandwidths of a point");
+    if (!std::isfinite(detail::DensityGrid::normalisation(h, n_dims)))
+        throw std::invalid_argument("bandwidth " + std::to_string(h) +
+                                    " is too small: the density's normalisation 1 / (sqrt(2 pi) h)^l overflows");
     for (std::size_t s = 0; s < n_sets; ++s)
         if (offsets[s + 1] <= offsets[s] || offsets[s] < 0)
             throw std::invalid_argument("kde_on_grid: every set must have at least one point");
