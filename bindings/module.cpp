@@ -11,10 +11,12 @@
 namespace py = pybind11;
 
 // One binding file per folder of cpp/include/pyd2ke (embed/ is in
-// bind_embed.hpp: the D2KE methods every batch class of bind_distance.cpp has).
+// bind_embed.hpp: the D2KE methods every batch class of bind_distance.cpp has;
+// and bind_graphs.cpp: embed/graph_spectral.hpp, the graph domain's own).
 void bind_core(py::module_& m);
 void bind_distance(py::module_& m);
 void bind_features(py::module_& m);
+void bind_graphs(py::module_& m);
 void bind_sketch(py::module_& m);
 
 // The compiler that built this module (and so the header-only core in it).
@@ -64,5 +66,6 @@ PYBIND11_MODULE(_core, m) {
     bind_core(m);
     bind_distance(m);
     bind_features(m);
+    bind_graphs(m);
     bind_sketch(m);
 }

@@ -1,7 +1,7 @@
-"""Graphs: node embeddings against a slow per-graph reference, the EMD
-against POT, invariance to node order (degenerate spectra included), the
-eigsh path against the dense one, labels unseen by the engine, input forms
-and bad input."""
+"""Graphs: node embeddings (the core's eigensolver) against a slow
+per-graph reference with numpy's eigh, the EMD against POT, invariance to
+node order (degenerate spectra included), the eigsh path against the dense
+one, labels unseen by the engine, input forms and bad input."""
 
 import numpy as np
 import pytest
@@ -52,11 +52,14 @@ def reference_spectral(A, d, matrix="laplacian"):
     if matrix == "adjacency":
         w, V = w[::-1], V[:, ::-1]
     out = np.zeros((n, d))
-    scale = max(1.0, np.abs(w).max())
+    same = np.abs(np.diff(w)) <= 1e-8 * max(1.0, np.abs(w).max())  # w[k + 1] in w[k]'s eigenspace
     for j in range(min(d, n)):
-        space = np.abs(w - w[j]) <= 1e-8 * scale
-        # (contiguous in sorted order for these graphs)
-        out[:, j] = np.sqrt((V[:, space] ** 2).sum(1) / space.sum())
+        low, high = j, j + 1
+        while low > 0 and same[low - 1]:
+            low -= 1
+        while high < n and same[high - 1]:
+            high += 1
+        out[:, j] = np.sqrt((V[:, low:high] ** 2).sum(1) / (high - low))
     return out
 
 
@@ -68,6 +71,79 @@ def test_node_embeddings_match_a_per_graph_reference(matrix):
         A = A.toarray() if sp.issparse(A) else A
         np.testing.assert_allclose(emb[i][0], reference_spectral(A, 6, matrix), atol=1e-9)
         assert np.array_equal(emb[i][1], np.ones(len(A)))
+
+
+def weighted_graphs(sizes, seed):
+    """Random weighted graphs, some with self-loops and isolated nodes."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for n in sizes:
+        A = np.triu((rng.random((n, n)) < rng.uniform(0.05, 0.6)) * rng.uniform(0.1, 3.0, (n, n)))
+        if rng.random() < 0.5:
+            A[:, rng.integers(0, n)] = 0.0  # an isolated node (once the transpose is added)
+        A = A + np.triu(A, 1).T
+        A[np.arange(n), np.arange(n)] *= rng.random() < 0.3  # self-loops in some graphs
+        out.append(A)
+    return out
+
+
+@pytest.mark.parametrize("matrix", ["laplacian", "adjacency"])
+@pytest.mark.parametrize("node_data", [None, "labels", "attributes"])
+def test_core_eigensolver_matches_numpy_eigh(matrix, node_data):
+    sizes = [n for n in range(1, 66) for _ in range(2)] + [100, 211, 300]
+    G = weighted_graphs(sizes, seed=len(matrix) + len(str(node_data)))
+    rng = np.random.default_rng(1)
+    data = [None if node_data is None else rng.integers(0, 3, len(A)) if node_data == "labels"
+            else rng.normal(size=(len(A), 2)) for A in G]
+    X = G if node_data is None else list(zip(G, data))
+    emb = node_embeddings(check_graphs(X), 7, matrix, 0.5)
+    for i, A in enumerate(G):
+        values = emb[i][0]
+        np.testing.assert_allclose(values[:, :7], reference_spectral(A, 7, matrix), rtol=0, atol=1e-10)
+        if node_data == "labels":
+            assert np.array_equal(values[:, 7:], 0.5 * np.eye(4)[data[i]])
+        elif node_data == "attributes":
+            assert np.array_equal(values[:, 7:], data[i])
+
+
+def test_repeated_eigenvalues_give_the_reference_features():
+    """Exactly repeated eigenvalues: any basis of the eigenspace gives the same features."""
+    complete = lambda n: np.ones((n, n)) - np.eye(n)  # noqa: E731
+    copies = lambda A, k: np.kron(np.eye(k), A)  # noqa: E731
+    G = [cycle(n) for n in (3, 4, 5, 6, 9, 16, 17, 40)] + [complete(n) for n in (2, 3, 7, 20, 64)]
+    G += [copies(cycle(5), 3), copies(complete(4), 5), copies(star(6), 4), np.pad(copies(cycle(6), 2), (0, 3)),
+          star(30), np.zeros((4, 4)), copies(np.array([[0, 1.5], [1.5, 0]]), 6)]
+    for matrix in ("laplacian", "adjacency"):
+        for n_eigenvectors in (1, 3, 6, 13):
+            emb = node_embeddings(check_graphs(G), n_eigenvectors, matrix, 0.5)
+            for i, A in enumerate(G):
+                np.testing.assert_allclose(emb[i][0], reference_spectral(A, n_eigenvectors, matrix), rtol=0,
+                                           atol=1e-10, err_msg=f"graph {i}, {matrix}, {n_eigenvectors}")
+
+
+@pytest.mark.parametrize("matrix", ["laplacian", "adjacency"])
+def test_threads_do_not_change_the_bits(matrix):
+    G = check_graphs(weighted_graphs(np.random.default_rng(2).integers(1, 80, 400), seed=3) + special_graphs())
+    one = node_embeddings(G, 6, matrix, 0.5, n_threads=1).values
+    for n_threads in (2, 3, 8):
+        assert np.array_equal(node_embeddings(G, 6, matrix, 0.5, n_threads=n_threads).values, one)
+    # A slice is embedded as in the whole.
+    part = node_embeddings(G[150:260], 6, matrix, 0.5, n_threads=2).values
+    assert np.array_equal(part, one[G.node_offsets[150]:G.node_offsets[260]])
+
+
+def test_the_core_refuses_edges_outside_their_graph():
+    from pyd2ke import _core
+
+    G = check_graphs([cycle(4), cycle(3)])
+    rows = G.rows.copy()
+    rows[-1] = 3  # graph 1 has 3 nodes
+    out = np.zeros((7, 2))
+    with pytest.raises(ValueError, match=r"edge \(3, 1\) of a graph of 3 nodes"):
+        _core.graph_spectral_into(G.node_offsets, G.edge_offsets, rows, G.cols, G.weights, True, 300, 1e-8, out, 2)
+    with pytest.raises(ValueError, match="out must have shape"):
+        _core.graph_spectral_into(G.node_offsets, G.edge_offsets, G.rows, G.cols, G.weights, True, 300, 1e-8,
+                                  np.zeros((6, 2)), 1)
 
 
 def test_labels_are_scaled_one_hot_columns_with_an_other_column():

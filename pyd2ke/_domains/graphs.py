@@ -16,13 +16,13 @@ I - D^-1/2 A D^-1/2 for its n_eigenvectors smallest eigenvalues (matrix
 "laplacian"), or of A for its largest (matrix "adjacency"), in absolute value
 (an eigenvector's sign is arbitrary); zero columns when n < n_eigenvectors.
 
-Degenerate eigenvalues: within an eigenspace of dimension m > 1 LAPACK may
-return any orthonormal basis, and which one changes with the node order. Each
-column j of such an eigenspace is therefore replaced by the basis-free value
-sqrt(sum_k V[i, k]^2 / m) over the whole eigenspace (the norm of node i's
-projection on it, spread evenly over its m columns); for a simple eigenvalue
-this is |V[i, j]|. The whole eigenspace counts even when it straddles the
-n_eigenvectors cut. Eigenvalues closer than EIGEN_RTOL * max(1, |lambda|max)
+Degenerate eigenvalues: within an eigenspace of dimension m > 1 an
+eigensolver may return any orthonormal basis, and which one changes with the
+node order. Each column j of such an eigenspace is therefore replaced by the
+basis-free value sqrt(sum_k V[i, k]^2 / m) over the whole eigenspace (the
+norm of node i's projection on it, spread evenly over its m columns); for a
+simple eigenvalue this is |V[i, j]|. The whole eigenspace counts even when
+it straddles the n_eigenvectors cut. Eigenvalues closer than EIGEN_RTOL * max(1, |lambda|max)
 are treated as equal. So node embeddings of a permuted graph are the
 permuted node embeddings (to rounding), and features do not depend on node
 order. (Graphs above DENSE_MAX_NODES nodes go through scipy's eigsh with
@@ -74,16 +74,9 @@ RANGE_SAMPLE = 1024
 MAX_LABEL = (1 << 16) - 1
 # Eigenvalues closer than this (relative to max(1, spectral radius)) are one eigenspace.
 EIGEN_RTOL = 1e-8
-# Graphs up to this many nodes: dense batched eigh; larger: scipy.sparse.linalg.eigsh.
+# Graphs up to this many nodes: the core's dense eigensolver; larger: scipy.sparse.linalg.eigsh.
 DENSE_MAX_NODES = 300
 EIGSH_EXTRA = 4
-# Elements of one stack of dense matrices handed to numpy's batched eigh.
-_STACK_ELEMENTS = 1 << 21
-# The work of one stack, in n^3 per graph of n nodes: a stack per size left
-# one stack of the largest graphs with 12 % of all the work (2500 graphs of
-# 10-29 nodes), which bounded 16 threads at 8x; at this size no stack holds
-# more than about 1 % there. A graph's eigenvectors do not depend on its stack.
-_STACK_WORK = 1 << 18
 # Relative asymmetry tolerated (and removed by averaging with the transpose).
 SYMMETRY_RTOL = 1e-10
 
@@ -434,7 +427,8 @@ def check_graphs(X, name="X", dtype=None):
 
 
 def _spectral_features(values, vectors, n_eigenvectors, largest):
-    """Basis-free |eigenvector| columns of a stack: values (k, m) ascending,
+    """Basis-free |eigenvector| columns (the eigsh path; the core computes
+    the dense graphs' alike) of a stack: values (k, m) ascending,
     vectors (k, n, m) (m eigenpairs of graphs of n nodes); returns
     (k, n, n_eigenvectors), the columns of the n_eigenvectors smallest
     (largest) eigenvalues, zero beyond m."""
@@ -458,37 +452,6 @@ def _spectral_features(values, vectors, n_eigenvectors, largest):
     out = np.zeros((k, n, n_eigenvectors))
     out[:, :, :d] = np.sqrt(np.maximum(total, 0.0) / (e - s))
     return out
-
-
-def _dense_stack(graphs, members, n, laplacian):
-    """Dense matrices (len(members), n, n) of graphs `members` (all of n nodes)."""
-    k = len(members)
-    M = np.zeros((k, n, n))
-    counts = graphs.edge_offsets[members + 1] - graphs.edge_offsets[members]
-    which = np.repeat(np.arange(k), counts)
-    edges = _ranges(graphs.edge_offsets[members], counts)
-    M[which, graphs.rows[edges], graphs.cols[edges]] = graphs.weights[edges]
-    if laplacian:
-        degree = M.sum(axis=2)
-        inv = np.zeros_like(degree)
-        np.divide(1.0, np.sqrt(degree), out=inv, where=degree > 0)
-        M *= -inv[:, :, None]
-        M *= inv[:, None, :]
-        M[:, np.arange(n), np.arange(n)] += 1.0
-    return M
-
-
-def _ranges(starts, counts):
-    """Concatenation of arange(s, s + c) for every (s, c), without a Python loop."""
-    total = int(counts.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    nonempty = counts > 0
-    starts, counts = starts[nonempty], counts[nonempty]
-    out = np.ones(total, dtype=np.int64)
-    out[0] = starts[0]
-    out[(np.cumsum(counts) - counts)[1:]] = starts[1:] - (starts + counts - 1)[:-1]
-    return np.cumsum(out)
 
 
 def _sparse_spectral(graphs, g, n_eigenvectors, laplacian):
@@ -515,40 +478,28 @@ def _sparse_spectral(graphs, g, n_eigenvectors, laplacian):
 
 
 def spectral_embeddings(graphs, n_eigenvectors, matrix, n_threads=1):
-    """(total_nodes, n_eigenvectors) spectral node embeddings of Graphs,
-    computed size by size in stacks (numpy's batched eigh) for graphs up to
-    DENSE_MAX_NODES nodes, with eigsh one by one above; the stacks run on
-    n_threads threads with single-threaded BLAS (small eigenproblems are
-    several times slower with threaded BLAS, and each graph's result is the
-    same whichever thread computes it)."""
+    """(total_nodes, n_eigenvectors) spectral node embeddings of Graphs: by
+    the core for graphs up to DENSE_MAX_NODES nodes (dense eigensolver, in
+    parallel over graphs, without the GIL; numpy's batched eigh on Python
+    threads scaled 1.4x on 16 cores), with eigsh one by one above. Each
+    graph's rows are the same whichever thread computes them."""
     laplacian = matrix == "laplacian"
-    sizes = graphs.lengths()
     out = np.zeros((graphs.total_size(), n_eigenvectors))
+    as_int64 = lambda a: np.ascontiguousarray(a, dtype=np.int64)  # noqa: E731
+    _core.graph_spectral_into(as_int64(graphs.node_offsets), as_int64(graphs.edge_offsets), as_int64(graphs.rows),
+                              as_int64(graphs.cols), np.ascontiguousarray(graphs.weights, dtype=np.float64),
+                              laplacian, DENSE_MAX_NODES, EIGEN_RTOL, out, max(1, n_threads))
+    large = np.flatnonzero(graphs.lengths() > DENSE_MAX_NODES)
     base = graphs.node_offsets[0]
-    order = np.argsort(sizes, kind="stable")
-    bounds = np.flatnonzero(np.diff(sizes[order])) + 1
-    blocks = []  # graphs of one size, few enough for one stack (one graph each above DENSE_MAX_NODES)
-    for members in np.split(order, bounds):
-        if len(members) == 0:
-            continue
-        n = int(sizes[members[0]])
-        step = 1 if n > DENSE_MAX_NODES else max(1, min(_STACK_ELEMENTS // (n * n), _STACK_WORK // n**3))
-        blocks.extend(members[first:first + step] for first in range(0, len(members), step))
-    # Largest first: the threads finish together.
-    blocks.sort(key=lambda part: -len(part) * int(sizes[part[0]]) ** 3)
 
     def work(start, stop, state):
-        for part in blocks[start:stop]:
-            n = int(sizes[part[0]])
-            if n > DENSE_MAX_NODES:
-                feats = _sparse_spectral(graphs, int(part[0]), n_eigenvectors, laplacian)[None]
-            else:
-                values, vectors = np.linalg.eigh(_dense_stack(graphs, part, n, laplacian))
-                feats = _spectral_features(values, vectors, n_eigenvectors, largest=not laplacian)
-            rows = (graphs.node_offsets[part] - base)[:, None] + np.arange(n)
-            out[rows.ravel()] = feats.reshape(-1, n_eigenvectors)
+        for g in large[start:stop]:
+            first = int(graphs.node_offsets[g] - base)
+            out[first:first + int(graphs.node_offsets[g + 1] - graphs.node_offsets[g])] = \
+                _sparse_spectral(graphs, int(g), n_eigenvectors, laplacian)
 
-    run_row_blocks(work, [(i, i + 1) for i in range(len(blocks))], max(1, n_threads))
+    if len(large):
+        run_row_blocks(work, [(i, i + 1) for i in range(len(large))], max(1, n_threads))
     return out
 
 
@@ -593,7 +544,7 @@ class GraphEmdEngine:
             docs = [(np.asarray(o.vectors, dtype=np.float64), np.asarray(o.weights, dtype=np.float64))
                     for o in objects]
         else:
-            docs = node_embeddings(check_graphs(objects, "graphs"), **self._params)
+            docs = node_embeddings(check_graphs(objects, "graphs"), **self._params, n_threads=current_threads())
         self._emd = EmdEngine(docs, dtype)
         self._width = docs.dim if isinstance(docs, Ragged) else docs[0][0].shape[1]
 
@@ -631,7 +582,7 @@ def draw_random_graphs(X, n, rng, sampler=SAMPLER, min_nodes=MIN_NODES, max_node
     if sampler == "uniform":
         pick = np.arange(len(X)) if len(X) <= RANGE_SAMPLE else np.sort(rng.choice(len(X), RANGE_SAMPLE, False))
         sample = X if len(pick) == len(X) else X.take(pick)
-        emb = node_embeddings(sample, **params).values
+        emb = node_embeddings(sample, **params, n_threads=current_threads()).values
         low, high = emb.min(axis=0), emb.max(axis=0)
         if X.kind == "labels":
             first = n_eigenvectors
@@ -647,7 +598,7 @@ def draw_random_graphs(X, n, rng, sampler=SAMPLER, min_nodes=MIN_NODES, max_node
     used, where = np.unique(graphs, return_inverse=True)
     subset = X.take(used)
     columns = int(X.node_data.max(initial=0)) + 2 if X.kind == "labels" else None
-    emb = node_embeddings(subset, **params, label_columns=columns)
+    emb = node_embeddings(subset, **params, label_columns=columns, n_threads=current_threads())
     for j in range(n):
         g = int(graphs[j])
         vectors = emb[int(where[j])][0]

@@ -19,6 +19,7 @@
 #include "distance/levenshtein.hpp"
 #include "distance/subsequence_dtw.hpp"
 #include "embed/d2ke.hpp"
+#include "embed/graph_spectral.hpp"
 #include "features/maclaurin.hpp"
 #include "features/density_grid.hpp"
 #include "features/hashed_fourier.hpp"
