@@ -206,19 +206,24 @@ def run_row_blocks(work, bounds, n_threads, make_state=None):
     """work(start, stop, state) for every (start, stop) of `bounds`, on up to
     n_threads threads, with BLAS limited to one thread.
 
-    Each thread takes the blocks bounds[w::n_workers] in order and, when
-    make_state is given, calls it once for a state of its own (buffers it
-    reuses from block to block); state is None otherwise. Errors and Ctrl-C
-    stop the remaining blocks (see run_blocks).
+    Each thread takes the next block not yet taken, in the order of bounds
+    (a thread that drew long blocks takes fewer: a fixed share per thread
+    left the others waiting), and, when make_state is given, calls it once
+    for a state of its own (buffers it reuses from block to block); state is
+    None otherwise. Errors and Ctrl-C stop the remaining blocks (see
+    run_blocks).
     """
     n_workers = max(1, min(n_threads, len(bounds)))
+    blocks, taking = iter(bounds), threading.Lock()
 
     def worker(w, stop_event):
         state = make_state() if make_state is not None else None
-        for start, stop in bounds[w::n_workers]:
-            if stop_event.is_set():
+        while not stop_event.is_set():
+            with taking:
+                block = next(blocks, None)
+            if block is None:
                 return
-            work(start, stop, state)
+            work(*block, state)
 
     with one_blas_thread():
         run_blocks(worker, range(n_workers), n_workers)

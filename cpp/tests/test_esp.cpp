@@ -79,8 +79,8 @@ void test_properties() {
     for (int i = 0; i < 2000; ++i) texts.push_back(random_string(rng, 1 + rng() % 80, 4));
     std::vector<pyd2ke::TextView> views(texts.begin(), texts.end());
     const pyd2ke::EspSketches one = pyd2ke::esp_sketch_batch(views, 1);
-    // Eight blocks, some parsed straight into the output, some into parts.
-    for (int threads : {2, 3}) {
+    // Blocks of 256 strings on one thread, of 125, 84 and 16 on 2, 3 and 16.
+    for (int threads : {2, 3, 16}) {
         const pyd2ke::EspSketches many = pyd2ke::esp_sketch_batch(views, threads);
         CHECK(one.labels == many.labels && one.counts == many.counts && one.offsets == many.offsets);
     }
@@ -194,7 +194,7 @@ void test_cgk() {
 }
 
 // esp_hashed_csr against a map per row: column label % n_features, counts
-// summed, columns ascending; at 1 and 3 threads, with and without merges.
+// summed, columns ascending; at 1, 3 and 16 threads, with and without merges.
 void test_hashed_csr() {
     std::mt19937_64 rng(7);
     std::vector<std::u32string> strings;
@@ -203,7 +203,7 @@ void test_hashed_csr() {
     for (const auto& s : strings) texts.push_back(pyd2ke::TextView(std::u32string_view(s)));
     const pyd2ke::EspSketches sk = pyd2ke::esp_sketch_batch(texts, 2);
     for (std::uint64_t n_features : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{1024}, std::uint64_t{1000003}}) {
-        for (int threads : {1, 3}) {
+        for (int threads : {1, 3, 16}) {
             const pyd2ke::HashedCsr csr = pyd2ke::esp_hashed_csr(sk.labels.data(), sk.counts.data(),
                                                                  sk.offsets.data(), sk.size(), n_features, threads);
             CHECK(csr.indptr.size() == sk.size() + 1 && csr.indptr[0] == 0);

@@ -1,5 +1,5 @@
 // parallel_for_blocks: exceptions from any thread come back to the caller,
-// and an installed interrupt poll stops the loop early.
+// and an installed interrupt poll stops the loop early; balanced_block's sizes.
 
 #include <pyd2ke/core/parallel.hpp>
 
@@ -57,7 +57,21 @@ void test_interrupt(int n_threads) {
 
 }  // namespace
 
+// balanced_block: the largest block on one thread, about 8 per thread on
+// several, never below the floor nor above the largest.
+void test_balanced_block() {
+    CHECK(pyd2ke::balanced_block(4096, 1, 256, 16) == 256);
+    CHECK(pyd2ke::balanced_block(4096, 2, 256, 16) == 256);
+    CHECK(pyd2ke::balanced_block(4096, 16, 256, 16) == 32);
+    CHECK(pyd2ke::balanced_block(4097, 16, 256, 16) == 33);
+    CHECK(pyd2ke::balanced_block(100, 16, 256, 16) == 16);
+    CHECK(pyd2ke::balanced_block(0, 16, 256, 16) == 16);
+    CHECK(pyd2ke::balanced_block(100, 16, 8, 16) == 8);
+    CHECK(pyd2ke::balanced_block(1 << 20, 64, 256, 1) == 256);
+}
+
 int main() {
+    test_balanced_block();
     for (int n_threads : {1, 2, 4}) {
         test_exceptions(n_threads);
         test_interrupt(n_threads);

@@ -164,6 +164,17 @@ void parallel_for_blocks(std::size_t n, int n_threads, std::size_t block, Body&&
     if (interrupted.load()) throw Interrupted();
 }
 
+// A block size for n items on n_threads threads: max_block on one thread;
+// on several, small enough that each thread draws about 8 blocks, but not
+// below min_block. With one block per thread a chunk waits for its slowest
+// block: on 16 threads ESP's transform (chunks of 4096 strings, blocks of
+// 256) ran 6.8x, its parse of the whole input in one call 13.8x.
+inline std::size_t balanced_block(std::size_t n, int n_threads, std::size_t max_block, std::size_t min_block = 1) {
+    if (n_threads <= 1) return max_block;
+    const std::size_t draws = 8 * static_cast<std::size_t>(n_threads);
+    return std::max(std::min(min_block, max_block), std::min(max_block, (n + draws - 1) / draws));
+}
+
 // Seconds spent so far, by every caller, inside outermost parallel loops.
 inline double parallel_region_seconds() { return 1e-9 * static_cast<double>(detail::parallel_region_nanoseconds().load()); }
 

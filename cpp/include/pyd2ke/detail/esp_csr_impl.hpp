@@ -32,7 +32,7 @@ struct HashedCsrOf {
 template <class Index>
 HashedCsrOf<Index> esp_hashed_csr_impl(const std::uint64_t* labels, const double* counts, const std::int64_t* offsets,
                                      std::size_t n, std::uint64_t n_features, int n_threads) {
-    constexpr std::size_t block = 256;
+    const std::size_t block = balanced_block(n, n_threads, 256, 16);
     const std::size_t raw = static_cast<std::size_t>(offsets[n]);
     // A power of two (the default 2^20) takes a mask, not a 64-bit division.
     const bool power_of_two = (n_features & (n_features - 1)) == 0;

@@ -59,8 +59,8 @@ inline std::vector<std::pair<std::uint64_t, std::uint64_t>> esp_sketch(const Tex
 // threads it held ESP to 3x), at the price of the parts and the output
 // being alive together for a moment: chunks (pyd2ke.chunking) bound both.
 inline EspSketches esp_sketch_batch(const std::vector<TextView>& texts, int n_threads = 1) {
-    constexpr std::size_t block = 256;
     const std::size_t n = texts.size();
+    const std::size_t block = balanced_block(n, n_threads, 256, 16);
     const std::size_t n_blocks = (n + block - 1) / block;
     struct Part {
         std::vector<std::uint64_t> labels;
