@@ -5,8 +5,8 @@
     python benchmarks/gil_share.py [--seconds 8] [--rate 200] [--scale 1.0] [--only "density js" ...]
 
 A transform whose blocks run on Python threads (DensityKernelFeatures,
-RandomMaclaurin, HashedRandomFourier, RGE's eigendecompositions) scales only
-as far as the GIL lets it: whatever share f of its time holds the GIL runs
+RandomMaclaurin, HashedRandomFourier, RGE's graphs over 300 nodes) scales
+only as far as the GIL lets it: whatever share f of its time holds the GIL runs
 one thread at a time, so n threads gain at most 1 / (f + (1 - f) / n), less
 once the threads queue for it ("bound at 16 threads"). That share can be
 measured on any machine, two cores included, where the 16-core speed-ups of
