@@ -201,7 +201,7 @@ void test_blocks() {
                     if (D <= 400)
                         for (std::size_t q = 0; q < one.size(); ++q) CHECK(std::fabs(one[q] - ref[q]) <= 1e-7);
                     for (std::size_t block_rows : {2, 3, 0}) {
-                        for (int threads : {1, 2}) {
+                        for (int threads : {1, 2, 5}) {
                             std::vector<double> z(rows * D, -7.0);
                             std::vector<float> zf(rows * D, -7.0f);
                             f.transform_sparse(ids.data(), vals.data(), indptr.data(), rows, z.data(), threads, block_rows);
