@@ -22,10 +22,10 @@ node order. Each column j of such an eigenspace is therefore replaced by the
 basis-free value sqrt(sum_k V[i, k]^2 / m) over the whole eigenspace (the
 norm of node i's projection on it, spread evenly over its m columns); for a
 simple eigenvalue this is |V[i, j]|. The whole eigenspace counts even when
-it straddles the n_eigenvectors cut. Eigenvalues closer than EIGEN_RTOL * max(1, |lambda|max)
-are treated as equal. So node embeddings of a permuted graph are the
-permuted node embeddings (to rounding), and features do not depend on node
-order. (Graphs above DENSE_MAX_NODES nodes go through scipy's eigsh with
+it straddles the n_eigenvectors cut. Eigenvalues closer than
+EIGEN_RTOL * max(1, |lambda|max) are treated as equal. So node embeddings
+of a permuted graph are the permuted node embeddings (to rounding), and
+features do not depend on node order. (Graphs above DENSE_MAX_NODES nodes go through scipy's eigsh with
 n_eigenvectors + EIGSH_EXTRA eigenpairs: an eigenspace cut by that larger
 window cannot be completed there.)
 
