@@ -126,7 +126,8 @@ bool all_finite(const pyd2ke_bindings::CArray<T>& a, int n_threads) {
 
 // Graphs given as dense adjacency matrices, all bare or all in pairs
 // (matrix, integer node labels), as (node_counts, edge_counts, rows, cols,
-// weights, labels or None), the edges of each graph row-major; None for
+// weights, labels or None, whether every matrix is exactly symmetric), the
+// edges of each graph row-major; None for
 // anything else (sparse matrices, networkx graphs, attributes, a negative,
 // NaN or infinite weight, a label outside [0, max_label], ...): the
 // domain's Python check then takes over and names the graph.
@@ -164,10 +165,10 @@ py::object pack_dense_graphs(const py::list& items, std::int64_t max_label, int 
     std::vector<std::int64_t> edge_counts, rows, cols;
     std::vector<double> weights;
     std::vector<std::int64_t> node_labels;
-    bool valid;
+    bool valid, symmetric;
     {
         InterruptibleRelease release;
-        valid = pyd2ke::dense_edges(matrices, edge_counts, rows, cols, weights, n_threads);
+        valid = pyd2ke::dense_edges(matrices, edge_counts, rows, cols, weights, symmetric, n_threads);
         for (const pyd2ke::StridedRows& l : labels) {
             for (std::size_t k = 0; k < l.rows && valid; ++k) {
                 const char* p = l.data + static_cast<std::ptrdiff_t>(k) * l.row_stride;
@@ -188,7 +189,7 @@ py::object pack_dense_graphs(const py::list& items, std::int64_t max_label, int 
     };
     py::object label_array = with_labels ? py::object(as_array(node_labels)) : py::object(py::none());
     return py::make_tuple(node_counts, as_array(edge_counts), as_array(rows), as_array(cols), as_array(weights),
-                          label_array);
+                          label_array, symmetric);
 }
 
 // One pass over a list of strings at C speed, for the checks Python would
@@ -251,7 +252,7 @@ void bind_core(py::module_& m) {
     m.def("all_finite", &all_finite<float>, py::arg("a").noconvert(), py::arg("n_threads"));
     m.def("pack_dense_graphs", &pack_dense_graphs, py::arg("items"), py::arg("max_label"), py::arg("n_threads"),
           "Dense adjacency matrices (bare, or pairs with integer node labels) as (node_counts, edge_counts, rows, "
-          "cols, weights, labels or None); None for anything else.");
+          "cols, weights, labels or None, symmetric); None for anything else.");
     m.def("center_and_scale_into", &center_and_scale_into<double>, py::arg("out").noconvert(),
           py::arg("mean").noconvert(), py::arg("factor"), py::arg("n_threads"),
           "out[i, j] = (out[i, j] - mean[j]) * factor, on n_threads threads (numpy's two roundings).");

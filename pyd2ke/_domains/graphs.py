@@ -356,9 +356,12 @@ def pack_graphs(items, name):
     the graph."""
     fast = _core.pack_dense_graphs(items, MAX_LABEL, current_threads())
     if fast is not None:
-        node_counts, edge_counts, rows, cols, weights, labels = fast
-        return _graphs_from_edges(node_counts, edge_counts, rows, cols, weights, labels,
-                                  "structure" if labels is None else "labels", name)
+        node_counts, edge_counts, rows, cols, weights, labels, symmetric = fast
+        kind = "structure" if labels is None else "labels"
+        if symmetric:  # each graph's nonzeros, row-major: canonical already
+            return Graphs(np.r_[0, np.cumsum(node_counts)].astype(np.int64),
+                          np.r_[0, np.cumsum(edge_counts)].astype(np.int64), rows, cols, weights, labels, kind)
+        return _graphs_from_edges(node_counts, edge_counts, rows, cols, weights, labels, kind, name)
     n_graphs = len(items)
     node_counts = np.zeros(n_graphs, dtype=np.int64)
     edge_counts = np.zeros(n_graphs, dtype=np.int64)
