@@ -401,6 +401,34 @@ def test_bad_documents(bad, error, match):
         pairwise_distances(bad, metric="emd")
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_documents_packed_by_the_core_equal_the_checked_loop(dtype, monkeypatch):
+    from pyd2ke._domains import documents
+
+    rng = np.random.default_rng(4)
+    sizes = [1, 2, 7, 8, 9, 17, 65, 3]
+    cases = [
+        [(rng.normal(size=(n, 5)), rng.uniform(0.1, 2, n)) for n in sizes],
+        [[rng.normal(size=(n, 3)).astype(np.float32), rng.integers(1, 4, n)] for n in sizes],
+        [(rng.normal(size=n), rng.uniform(0, 1, n).astype(np.float32)) for n in sizes],
+        [(np.asfortranarray(rng.normal(size=(n, 4))), rng.uniform(0.1, 2, 2 * n)[::2]) for n in sizes],
+    ]
+    for docs in cases:
+        fast = documents.check_documents(docs, "X", dtype)
+        assert documents._pack_document_arrays(docs, "X", dtype) is not None
+        with monkeypatch.context() as m:
+            m.setattr(documents, "_pack_document_arrays", lambda *args: None)
+            slow = documents.check_documents(docs, "X", dtype)
+        for field in ("values", "offsets", "weights"):
+            got, expected = getattr(fast, field), getattr(slow, field)
+            assert got.dtype == expected.dtype and got.flags.c_contiguous, field
+            np.testing.assert_array_equal(got, expected, err_msg=field)
+    # Weights of another shape, bool weights, lists: left to the loop, which names them or takes them.
+    assert documents._pack_document_arrays([(np.ones((2, 3)), np.ones((2, 1)))], "X", dtype) is None
+    assert documents._pack_document_arrays([(np.ones((2, 3)), np.ones(2, dtype=bool))], "X", dtype) is None
+    assert documents._pack_document_arrays([([[1.0, 2.0]], np.ones(1))], "X", dtype) is None
+
+
 def test_dimension_must_match_fit_and_random_objects():
     est = RandomSetEmbedding(4, random_state=0).fit(SETS)
     with pytest.raises(ValueError, match="dimension 3, but 6 was expected"):
