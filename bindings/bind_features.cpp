@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <pyd2ke/features/density_grid.hpp>
+#include <pyd2ke/features/density_psi.hpp>
 #include <pyd2ke/features/hashed_fourier.hpp>
 #include <pyd2ke/features/maclaurin.hpp>
 
@@ -139,9 +140,33 @@ void kde_on_grid_into(CArray<double> values, Offsets offsets, double h, std::siz
     pyd2ke::kde_on_grid(points, n_dims, bounds.data(), n_sets, h, side, reflect, target);
 }
 
+// The psi functions of Jensen-Shannon-type divergences (density_psi) of
+// densities F (n_sets, n_e) into out (n_sets, 2 * len(lambdas), n_e). Runs
+// on the calling thread with the GIL released.
+void density_psi_into(CArray<double> F, CArray<double> lambdas, double floor, CArray<double> out) {
+    if (F.ndim() != 2) throw py::value_error("F must have shape (n_sets, n_points)");
+    if (lambdas.ndim() != 1 || lambdas.shape(0) < 1) throw py::value_error("lambdas must be 1-D and not empty");
+    if (!(floor > 0.0)) throw py::value_error("floor must be > 0");
+    const auto n_sets = static_cast<std::size_t>(F.shape(0)), n_e = static_cast<std::size_t>(F.shape(1));
+    const auto n_lambdas = static_cast<std::size_t>(lambdas.shape(0));
+    if (out.ndim() != 3 || static_cast<std::size_t>(out.shape(0)) != n_sets ||
+        static_cast<std::size_t>(out.shape(1)) != 2 * n_lambdas || static_cast<std::size_t>(out.shape(2)) != n_e)
+        throw py::value_error("out must have shape (n_sets, 2 * len(lambdas), n_points)");
+    if (!out.writeable()) throw py::value_error("out must be writeable");
+    const std::vector<double> lams(lambdas.data(), lambdas.data() + n_lambdas);
+    const double* f = F.data();
+    double* target = out.mutable_data();
+    py::gil_scoped_release release;
+    pyd2ke::density_psi(f, n_sets, n_e, lams.data(), n_lambdas, floor, target);
+}
+
 }  // namespace
 
 void bind_features(py::module_& m) {
+    m.def("density_psi_into", &density_psi_into, py::arg("F").noconvert(), py::arg("lambdas").noconvert(),
+          py::arg("floor"), py::arg("out").noconvert(),
+          "cos(l log F) sqrt F, then sin(l log F) sqrt F, for each l of lambdas (F floored at floor), into out "
+          "(n_sets, 2 * len(lambdas), n_points).");
     m.def("kde_on_grid_into", &kde_on_grid_into, py::arg("values").noconvert(), py::arg("offsets").noconvert(),
           py::arg("h"), py::arg("side"), py::arg("reflect"), py::arg("out").noconvert(),
           "Gaussian KDE of each packed set at the midpoint grid of [0, 1]^l (C order), into out (n_sets, side^l).");

@@ -56,6 +56,28 @@ def sets_2d(n_sets=40, size=60, seed=0):
 SETS, WIDTHS = sets_2d()
 
 
+@pytest.mark.parametrize("n_points", [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 130])
+def test_core_psi_matches_numpy(n_points):
+    """density_psi_into against the numpy formula it replaced, with densities
+    at, below and far below the floor, at lengths around the SIMD widths."""
+    from pyd2ke import _core
+    from pyd2ke.density.features import DENSITY_FLOOR
+
+    rng = np.random.default_rng(n_points)
+    F = rng.exponential(size=(5, n_points)) * rng.choice([1.0, 1e-9, 1e-14, 0.0, 30.0], size=(5, n_points))
+    lambdas = rng.normal(scale=0.3, size=4)
+    out = np.full((5, 8, n_points), np.nan)
+    _core.density_psi_into(F, lambdas, DENSITY_FLOOR, out)
+    G = np.maximum(F, DENSITY_FLOOR)
+    phase = lambdas[None, :, None] * np.log(G)[:, None, :]
+    expected = np.concatenate([np.cos(phase), np.sin(phase)], axis=1) * np.sqrt(G)[:, None, :]
+    np.testing.assert_allclose(out, expected, rtol=0, atol=1e-15 * max(1.0, np.sqrt(G).max(initial=0)))
+    with pytest.raises(ValueError, match="out must have shape"):
+        _core.density_psi_into(F, lambdas, DENSITY_FLOOR, np.zeros((5, 7, n_points)))
+    with pytest.raises(ValueError, match="floor"):
+        _core.density_psi_into(F, lambdas, 0.0, out)
+
+
 # ---- lambda measures -----------------------------------------------------------
 @pytest.mark.parametrize("divergence", ["js", "hellinger", "tv"])
 def test_sampled_lambdas_reproduce_kappa(divergence):
