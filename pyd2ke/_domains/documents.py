@@ -127,10 +127,10 @@ def _pack_document_arrays(X, name, dtype):
     vectors = Ragged.pack_arrays([doc[0] for doc in X], dtype, name, "point")
     if vectors is None:
         return None
-    weights = _core.pack_rows_float64([doc[1] for doc in X], current_threads())
-    if weights is None or weights[0].shape[1] != 1 or not np.array_equal(weights[1], vectors.offsets):
+    packed_weights = _core.pack_rows_float64([doc[1] for doc in X], current_threads())  # 1-D: one column
+    if packed_weights is None or not np.array_equal(packed_weights[1], vectors.offsets):
         return None
-    weights = weights[0].ravel()
+    weights = packed_weights[0].ravel()
     check_document_weights(weights, vectors.offsets, name)
     return Ragged(vectors.values, vectors.offsets, weights)
 

@@ -357,11 +357,9 @@ def pack_graphs(items, name):
     fast = _core.pack_dense_graphs(items, MAX_LABEL, current_threads())
     if fast is not None:
         node_counts, edge_counts, rows, cols, weights, labels, symmetric = fast
-        kind = "structure" if labels is None else "labels"
-        if symmetric:  # each graph's nonzeros, row-major: canonical already
-            return Graphs(np.r_[0, np.cumsum(node_counts)].astype(np.int64),
-                          np.r_[0, np.cumsum(edge_counts)].astype(np.int64), rows, cols, weights, labels, kind)
-        return _graphs_from_edges(node_counts, edge_counts, rows, cols, weights, labels, kind, name)
+        # Exactly symmetric: each graph's nonzeros, row-major, are canonical already.
+        return _graphs_from_edges(node_counts, edge_counts, rows, cols, weights, labels,
+                                  "structure" if labels is None else "labels", name, canonical=symmetric)
     n_graphs = len(items)
     node_counts = np.zeros(n_graphs, dtype=np.int64)
     edge_counts = np.zeros(n_graphs, dtype=np.int64)
@@ -405,11 +403,14 @@ def pack_graphs(items, name):
                               cat(weights, np.float64), node_data, kind, name)
 
 
-def _graphs_from_edges(node_counts, edge_counts, rows, cols, weights, node_data, kind, name):
+def _graphs_from_edges(node_counts, edge_counts, rows, cols, weights, node_data, kind, name, canonical=False):
     """Graphs from their node and edge counts and their edges (local
-    indices, graph after graph), the edges made canonical."""
+    indices, graph after graph), the edges made canonical unless they are."""
     node_offsets = np.r_[0, np.cumsum(node_counts)].astype(np.int64)
-    edge_offsets, rows, cols, weights = _canonical_edges(node_offsets, edge_counts, rows, cols, weights, name)
+    if canonical:
+        edge_offsets = np.r_[0, np.cumsum(edge_counts)].astype(np.int64)
+    else:
+        edge_offsets, rows, cols, weights = _canonical_edges(node_offsets, edge_counts, rows, cols, weights, name)
     return Graphs(node_offsets, edge_offsets, rows, cols, weights, node_data, kind)
 
 
