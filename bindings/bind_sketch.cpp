@@ -40,6 +40,38 @@ py::tuple esp_sketches(py::list strings, int n_threads) {
     return py::make_tuple(take(std::move(s.labels)), take(std::move(s.counts)), take(std::move(s.offsets)));
 }
 
+// A numpy array that takes over a GrowableArray's buffer (no copy).
+template <class T>
+py::array_t<T> take(pyd2ke::GrowableArray<T>&& a) {
+    if (a.size() == 0) return py::array_t<T>(0);
+    auto* owner = new pyd2ke::GrowableArray<T>(std::move(a));
+    py::capsule free_owner(owner, [](void* p) { delete static_cast<pyd2ke::GrowableArray<T>*>(p); });
+    return py::array_t<T>(static_cast<py::ssize_t>(owner->size()), owner->data(), free_owner);
+}
+
+// ESP sketches appended chunk by chunk into one set of arrays (see
+// pyd2ke::EspSketchAppender); finish() hands them to numpy.
+class EspSketchAppender {
+public:
+    void append(py::list strings, int n_threads) {
+        if (finished_) throw py::value_error("EspSketchAppender: finish() was called already");
+        const TextList texts = text_views(strings, "X", n_threads);
+        InterruptibleRelease release;
+        sketches_.append(texts.views, n_threads);
+    }
+
+    py::tuple finish() {
+        if (finished_) throw py::value_error("EspSketchAppender: finish() was called already");
+        finished_ = true;
+        auto& s = sketches_;
+        return py::make_tuple(take(std::move(s.labels)), take(std::move(s.counts)), take(std::move(s.offsets)));
+    }
+
+private:
+    pyd2ke::EspSketchAppender sketches_;
+    bool finished_ = false;
+};
+
 using Labels = CArray<std::uint64_t>;
 using Counts = CArray<double>;
 
@@ -131,6 +163,12 @@ void def_cgk_onehot_into(py::module_& m) {
 void bind_sketch(py::module_& m) {
     m.def("esp_sketches", &esp_sketches, py::arg("strings"), py::arg("n_threads"),
           "ESP characteristic vectors: (labels uint64, counts float64, offsets int64), labels sorted per string.");
+    py::class_<EspSketchAppender>(m, "EspSketchAppender",
+                                  "ESP sketches appended chunk by chunk: append(strings, n_threads), then finish() "
+                                  "-> (labels, counts, offsets) as esp_sketches gives them.")
+        .def(py::init<>())
+        .def("append", &EspSketchAppender::append, py::arg("strings"), py::arg("n_threads"))
+        .def("finish", &EspSketchAppender::finish);
     m.def("esp_l1_into", &esp_l1_into<double>, py::arg("xl").noconvert(), py::arg("xc").noconvert(),
           py::arg("xo").noconvert(), py::arg("yl").noconvert(), py::arg("yc").noconvert(), py::arg("yo").noconvert(),
           py::arg("out").noconvert(), py::arg("n_threads"));

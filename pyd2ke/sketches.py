@@ -106,6 +106,29 @@ def _sketch(strings, n_jobs):
     return ESPSketches(*_core.esp_sketches(strings, effective_n_threads(n_jobs)))
 
 
+class _AppendedSketches:
+    """ESPSketches written chunk by chunk: the core appends each chunk's
+    sketches into one set of arrays, grown in place. Joining per-chunk
+    sketches instead copied every pair a second time, into fresh memory."""
+
+    def __init__(self):
+        self._appender = _core.EspSketchAppender()
+        self._n = 0
+
+    def __getitem__(self, rows):
+        """The rows of the next chunk: they are appended, so chunks come in order."""
+        if rows.start != self._n:
+            raise ValueError(f"chunks of sketches must come in order: got rows from {rows.start}, expected {self._n}")
+        return self
+
+    def append(self, strings, n_jobs):
+        self._appender.append(strings, effective_n_threads(n_jobs))
+        self._n += len(strings)
+
+    def finish(self):
+        return ESPSketches(*self._appender.finish())
+
+
 class ESPVectorizer(Pyd2keTransformer):
     """Edit-sensitive parsing of strings into characteristic vectors.
 
@@ -168,15 +191,21 @@ class ESPVectorizer(Pyd2keTransformer):
         return _check_nonempty_strings(X)[0], None
 
     def _allocate(self, n):
-        return None  # each chunk's CSR rows or sketches, joined
+        # Sketches: appended chunk by chunk into one output; CSR: each
+        # chunk's rows, joined.
+        return _AppendedSketches() if self.output == "sketch" else None
 
     def _transform_chunk(self, strings, out):
         """Characteristic vectors: a CSR matrix of shape (n_strings,
-        n_features), or ESPSketches with output="sketch"."""
-        sketches = _sketch(strings, self.n_jobs)
+        n_features), or (output="sketch") appended to the ESPSketches."""
         if self.output == "sketch":
-            return sketches
+            out.append(strings, self.n_jobs)
+            return out
+        sketches = _sketch(strings, self.n_jobs)
         return sketches.to_csr(self.n_features, self.n_jobs).astype(check_dtype(self.dtype), copy=False)
+
+    def _finish(self, out):
+        return out.finish()
 
     def _check_output(self, Z, start):
         pass  # counts of tree nodes: nothing to overflow

@@ -84,6 +84,23 @@ void test_properties() {
         const pyd2ke::EspSketches many = pyd2ke::esp_sketch_batch(views, threads);
         CHECK(one.labels == many.labels && one.counts == many.counts && one.offsets == many.offsets);
     }
+    // Appended batch by batch (a chunked transform): the same arrays, whatever
+    // the batches (empty ones too) and the thread count.
+    for (std::size_t batch : {1, 7, 256, 257, 1999, 2000}) {
+        for (int threads : {1, 3}) {
+            pyd2ke::EspSketchAppender appended;
+            appended.append({}, threads);
+            for (std::size_t start = 0; start < views.size(); start += batch) {
+                const std::size_t stop = std::min(views.size(), start + batch);
+                appended.append(std::vector<pyd2ke::TextView>(views.begin() + start, views.begin() + stop), threads);
+            }
+            CHECK(appended.size() == views.size() && appended.labels.size() == one.labels.size() &&
+                  appended.counts.size() == one.counts.size() && appended.offsets.size() == one.offsets.size());
+            CHECK(std::equal(one.labels.begin(), one.labels.end(), appended.labels.data()) &&
+                  std::equal(one.counts.begin(), one.counts.end(), appended.counts.data()) &&
+                  std::equal(one.offsets.begin(), one.offsets.end(), appended.offsets.data()));
+        }
+    }
     for (std::size_t i : {0, 255, 256, 1999}) {
         const auto single = pyd2ke::esp_sketch(views[i]);
         CHECK(static_cast<std::int64_t>(single.size()) == one.offsets[i + 1] - one.offsets[i]);

@@ -1,8 +1,10 @@
 #pragma once
-// Memory hints for large, freshly allocated output buffers.
+// Large output buffers: memory hints, uninitialised vectors, arrays grown in place.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -61,5 +63,76 @@ struct DefaultInitAllocator {
 // A vector whose resize() does not write the new elements.
 template <class T>
 using UninitializedVector = std::vector<T, DefaultInitAllocator<T>>;
+
+// An array of trivially copyable T that grows in place. On Linux it is one
+// anonymous mapping, advised whole for huge pages and grown by mremap,
+// which moves the pages and copies nothing: an output of hundreds of MB
+// built chunk by chunk has each chunk's values written once, straight into
+// place. (advise_huge_pages on part of a malloc'ed block would split the
+// mapping, and mremap cannot move a range of several mappings: realloc then
+// copied the whole array at every step.) Elsewhere it is grown by realloc.
+template <class T>
+class GrowableArray {
+    static_assert(std::is_trivially_copyable<T>::value, "GrowableArray holds trivially copyable values");
+
+public:
+    GrowableArray() = default;
+    GrowableArray(const GrowableArray&) = delete;
+    GrowableArray& operator=(const GrowableArray&) = delete;
+    GrowableArray(GrowableArray&& other) noexcept { swap(other); }
+    GrowableArray& operator=(GrowableArray&& other) noexcept {
+        swap(other);
+        return *this;
+    }
+    ~GrowableArray() { free_buffer(); }
+
+    // New elements are left unwritten.
+    void resize(std::size_t n) {
+        if (n * sizeof(T) > capacity_) grow(n * sizeof(T));
+        size_ = n;
+    }
+    T* data() noexcept { return data_; }
+    const T* data() const noexcept { return data_; }
+    std::size_t size() const noexcept { return size_; }
+    T& operator[](std::size_t i) noexcept { return data_[i]; }
+    const T& operator[](std::size_t i) const noexcept { return data_[i]; }
+
+private:
+    void swap(GrowableArray& other) noexcept {
+        std::swap(data_, other.data_);
+        std::swap(size_, other.size_);
+        std::swap(capacity_, other.capacity_);
+    }
+
+#if defined(__linux__)
+    void grow(std::size_t bytes) {
+        constexpr std::size_t kPage = std::size_t{1} << 12;
+        bytes = (bytes + kPage - 1) & ~(kPage - 1);
+        void* p = data_ == nullptr ? mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                                   : mremap(data_, capacity_, bytes, MREMAP_MAYMOVE);
+        if (p == MAP_FAILED) throw std::bad_alloc();
+#if defined(MADV_HUGEPAGE)
+        madvise(p, bytes, MADV_HUGEPAGE);  // the whole mapping: a hint, errors ignored
+#endif
+        data_ = static_cast<T*>(p);
+        capacity_ = bytes;
+    }
+    void free_buffer() noexcept {
+        if (data_ != nullptr) munmap(data_, capacity_);
+    }
+#else
+    void grow(std::size_t bytes) {
+        void* p = std::realloc(data_, bytes);
+        if (p == nullptr) throw std::bad_alloc();
+        data_ = static_cast<T*>(p);
+        capacity_ = bytes;
+    }
+    void free_buffer() noexcept { std::free(data_); }
+#endif
+
+    T* data_ = nullptr;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;  // bytes
+};
 
 }  // namespace pyd2ke

@@ -20,6 +20,7 @@
 #include "../core/memory.hpp"
 #include "../core/parallel.hpp"
 #include "../core/text.hpp"
+#include "../detail/esp_batch_impl.hpp"
 #include "../detail/esp_csr_impl.hpp"
 #include "../detail/esp_impl.hpp"
 
@@ -52,57 +53,64 @@ inline std::vector<std::pair<std::uint64_t, std::uint64_t>> esp_sketch(const Tex
 }
 
 // Sketches of every text, in parallel; the result does not depend on n_threads.
-// Texts go in blocks, each parsed into a part of its own; once every block
-// is parsed, the parts are copied into the output in parallel, each at the
-// place the sizes of the blocks before it give, and freed. No thread waits
-// for another to append (an ordered append under a lock was serial: at 16
-// threads it held ESP to 3x), at the price of the parts and the output
-// being alive together for a moment: chunks (pyd2ke.chunking) bound both.
+// The texts' parts and the output are alive together for a moment (see
+// detail/esp_batch_impl.hpp): chunks (pyd2ke.chunking) bound both.
 inline EspSketches esp_sketch_batch(const std::vector<TextView>& texts, int n_threads = 1) {
     const std::size_t n = texts.size();
     const std::size_t block = balanced_block(n, n_threads, 256, 16);
-    const std::size_t n_blocks = (n + block - 1) / block;
-    struct Part {
-        std::vector<std::uint64_t> labels;
-        std::vector<double> counts;
-        std::vector<std::int64_t> ends;  // end of each string's pairs in the part
-    };
-    std::vector<Part> parts(n_blocks);
-    parallel_for_blocks(n, n_threads, block, [&](std::size_t begin, std::size_t end) {
-        detail::EspWorkspace ws;
-        Part& part = parts[begin / block];
-        std::size_t chars = 0;
-        for (std::size_t i = begin; i < end; ++i) chars += texts[i].size;
-        // Random text keeps about 0.8 distinct labels per character.
-        part.labels.reserve(chars);
-        part.counts.reserve(chars);
-        part.ends.reserve(end - begin);
-        for (std::size_t i = begin; i < end; ++i) {
-            visit_text(texts[i], [&](auto p, std::size_t len) {
-                detail::esp_characteristic_vector(p, len, ws, part.labels, part.counts);
-            });
-            part.ends.push_back(static_cast<std::int64_t>(part.labels.size()));
-        }
-    });
-    std::vector<std::size_t> base(n_blocks + 1, 0);
-    for (std::size_t b = 0; b < n_blocks; ++b) base[b + 1] = base[b] + parts[b].labels.size();
+    std::vector<detail::EspPart> parts;
+    detail::esp_parse_parts(texts, block, n_threads, parts);
+    const std::size_t total = detail::esp_parts_pairs(parts, parts.size());
     EspSketches out;
-    out.labels.resize(base[n_blocks]);
-    out.counts.resize(base[n_blocks]);
+    out.labels.resize(total);
+    out.counts.resize(total);
     out.offsets.resize(n + 1);
     out.offsets[0] = 0;
-    advise_huge_pages(out.labels.data(), base[n_blocks] * sizeof(std::uint64_t));
-    advise_huge_pages(out.counts.data(), base[n_blocks] * sizeof(double));
-    parallel_for_blocks(n_blocks, n_threads, 1, [&](std::size_t b, std::size_t) {
-        Part& part = parts[b];
-        std::copy(part.labels.begin(), part.labels.end(), out.labels.begin() + static_cast<std::ptrdiff_t>(base[b]));
-        std::copy(part.counts.begin(), part.counts.end(), out.counts.begin() + static_cast<std::ptrdiff_t>(base[b]));
-        for (std::size_t k = 0; k < part.ends.size(); ++k)
-            out.offsets[b * block + k + 1] = static_cast<std::int64_t>(base[b]) + part.ends[k];
-        part = Part();
-    });
+    advise_huge_pages(out.labels.data(), total * sizeof(std::uint64_t));
+    advise_huge_pages(out.counts.data(), total * sizeof(double));
+    detail::esp_copy_parts(parts, n, block, out.labels.data(), out.counts.data(), out.offsets.data(), 0, n_threads,
+                           true);
     return out;
 }
+
+// The sketches of texts given batch by batch (a chunked transform), in one
+// set of arrays grown in place: each batch's pairs are copied once, into
+// their place in the output, and the parts they are parsed into are reused
+// from batch to batch. Concatenating per-batch outputs instead wrote every
+// pair twice into fresh memory and held both copies at the end: twice the
+// output's memory at the peak. The result does not depend on n_threads or
+// on the batches.
+class EspSketchAppender {
+public:
+    EspSketchAppender() {
+        offsets.resize(1);
+        offsets[0] = 0;
+    }
+
+    void append(const std::vector<TextView>& texts, int n_threads) {
+        const std::size_t n = texts.size();
+        if (n == 0) return;
+        const std::size_t block = balanced_block(n, n_threads, 256, 16);
+        detail::esp_parse_parts(texts, block, n_threads, parts_);
+        const std::size_t first = labels.size(), strings = size();
+        const std::size_t total = first + detail::esp_parts_pairs(parts_, (n + block - 1) / block);
+        labels.resize(total);
+        counts.resize(total);
+        offsets.resize(strings + n + 1);
+        detail::esp_copy_parts(parts_, n, block, labels.data(), counts.data(), offsets.data() + strings, first,
+                               n_threads, false);
+    }
+
+    // Strings appended so far.
+    std::size_t size() const { return offsets.size() - 1; }
+
+    GrowableArray<std::uint64_t> labels;
+    GrowableArray<double> counts;
+    GrowableArray<std::int64_t> offsets;
+
+private:
+    std::vector<detail::EspPart> parts_;
+};
 
 // ||V(a) - V(b)||_1 of two sorted sketches, by a merge.
 inline double esp_l1(const std::uint64_t* la, const double* ca, std::size_t na, const std::uint64_t* lb,
