@@ -90,32 +90,6 @@ py::object pack_rows(const py::list& items, int n_threads) {
     return py::make_tuple(values, offsets, finite);
 }
 
-// The arrays of `parts` (1-D, C-contiguous, of out's dtype), one after the
-// other, written into out on n_threads threads.
-void concatenate_into(const py::list& parts, py::array out, int n_threads) {
-    if (out.ndim() != 1 || !(out.flags() & py::array::c_style) || !out.writeable())
-        throw py::value_error("out must be a writeable C-contiguous 1-D array");
-    std::vector<pyd2ke::ByteRange> ranges;
-    char* target = static_cast<char*>(out.mutable_data());
-    std::size_t written = 0;
-    const std::size_t capacity = static_cast<std::size_t>(out.nbytes());
-    std::vector<py::array> owned;  // alive while the GIL is released, whatever happens to the list
-    for (const py::handle item : parts) {
-        if (!py::isinstance<py::array>(item)) throw py::type_error("every part must be a numpy array");
-        owned.push_back(py::reinterpret_borrow<py::array>(item));
-        const py::array& a = owned.back();
-        if (a.ndim() != 1 || !(a.flags() & py::array::c_style) || !a.dtype().equal(out.dtype()))
-            throw py::type_error("every part must be a C-contiguous 1-D array of out's dtype");
-        const std::size_t bytes = static_cast<std::size_t>(a.nbytes());
-        if (written + bytes > capacity) throw py::value_error("the parts do not fit into out");
-        ranges.push_back({static_cast<const char*>(a.data()), bytes, target + written});
-        written += bytes;
-    }
-    if (written != capacity) throw py::value_error("the parts do not fill out");
-    InterruptibleRelease release;
-    pyd2ke::copy_ranges(ranges, n_threads);
-}
-
 template <class T>
 bool all_finite(const pyd2ke_bindings::CArray<T>& a, int n_threads) {
     const T* data = a.data();
@@ -260,6 +234,4 @@ void bind_core(py::module_& m) {
           py::arg("mean").noconvert(), py::arg("factor"), py::arg("n_threads"));
     m.def("text_list_info", &text_list_info, py::arg("items"),
           "(kind: 1 all str, 2 all bytes, 0 otherwise; total length; first empty index or -1) in one pass.");
-    m.def("concatenate_into", &concatenate_into, py::arg("parts"), py::arg("out"), py::arg("n_threads"),
-          "The 1-D arrays of parts, one after the other, copied into out on n_threads threads.");
 }

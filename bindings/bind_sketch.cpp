@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <variant>
 #include <vector>
 
 #include <pyd2ke/sketch/cgk.hpp>
@@ -44,6 +45,7 @@ py::tuple esp_sketches(py::list strings, int n_threads) {
 template <class T>
 py::array_t<T> take(pyd2ke::GrowableArray<T>&& a) {
     if (a.size() == 0) return py::array_t<T>(0);
+    a.shrink_to_fit();
     auto* owner = new pyd2ke::GrowableArray<T>(std::move(a));
     py::capsule free_owner(owner, [](void* p) { delete static_cast<pyd2ke::GrowableArray<T>*>(p); });
     return py::array_t<T>(static_cast<py::ssize_t>(owner->size()), owner->data(), free_owner);
@@ -69,6 +71,49 @@ public:
 
 private:
     pyd2ke::EspSketchAppender sketches_;
+    bool finished_ = false;
+};
+
+// Hashed CSR rows of ESP sketches appended chunk by chunk (see
+// pyd2ke::EspCsrAppender): int32 column indices where n_features fits them,
+// float32 or float64 values; finish() -> (indptr, indices, data).
+class EspCsrAppender {
+    template <class Index, class T>
+    using Rows = pyd2ke::EspCsrAppender<Index, T>;
+    using Impl = std::variant<Rows<std::int32_t, double>, Rows<std::int32_t, float>, Rows<std::int64_t, double>,
+                              Rows<std::int64_t, float>>;
+
+    static Impl make(std::int64_t n_features, bool single) {
+        if (n_features < 1) throw py::value_error("n_features must be >= 1");
+        const auto n = static_cast<std::uint64_t>(n_features);
+        if (n_features <= 2147483647)
+            return single ? Impl(std::in_place_index<1>, n) : Impl(std::in_place_index<0>, n);
+        return single ? Impl(std::in_place_index<3>, n) : Impl(std::in_place_index<2>, n);
+    }
+
+public:
+    EspCsrAppender(std::int64_t n_features, bool single) : impl_(make(n_features, single)) {}
+
+    void append(py::list strings, int n_threads) {
+        if (finished_) throw py::value_error("EspCsrAppender: finish() was called already");
+        const TextList texts = text_views(strings, "X", n_threads);
+        InterruptibleRelease release;
+        std::visit([&](auto& rows) { rows.append(texts.views, n_threads); }, impl_);
+    }
+
+    py::tuple finish() {
+        if (finished_) throw py::value_error("EspCsrAppender: finish() was called already");
+        finished_ = true;
+        return std::visit(
+            [](auto& rows) -> py::tuple {
+                return py::make_tuple(take(std::move(rows.indptr)), take(std::move(rows.indices)),
+                                      take(std::move(rows.data)));
+            },
+            impl_);
+    }
+
+private:
+    Impl impl_;
     bool finished_ = false;
 };
 
@@ -169,6 +214,12 @@ void bind_sketch(py::module_& m) {
         .def(py::init<>())
         .def("append", &EspSketchAppender::append, py::arg("strings"), py::arg("n_threads"))
         .def("finish", &EspSketchAppender::finish);
+    py::class_<EspCsrAppender>(m, "EspCsrAppender",
+                               "Hashed CSR rows of ESP sketches appended chunk by chunk: append(strings, n_threads), "
+                               "then finish() -> (indptr int64, indices, data).")
+        .def(py::init<std::int64_t, bool>(), py::arg("n_features"), py::arg("single"))
+        .def("append", &EspCsrAppender::append, py::arg("strings"), py::arg("n_threads"))
+        .def("finish", &EspCsrAppender::finish);
     m.def("esp_l1_into", &esp_l1_into<double>, py::arg("xl").noconvert(), py::arg("xc").noconvert(),
           py::arg("xo").noconvert(), py::arg("yl").noconvert(), py::arg("yc").noconvert(), py::arg("yo").noconvert(),
           py::arg("out").noconvert(), py::arg("n_threads"));

@@ -11,9 +11,9 @@
 - ``transform`` raises NotFittedError before fit; checks the input whole or
   a chunk at a time (``_check_input``); cuts it into the chunks of
   ``pyd2ke.chunking()``; has each chunk's rows computed by
-  ``_transform_chunk`` into one preallocated output (``_allocate``, handed
-  back by ``_finish``) or joins the chunks' results (``_join``: CSR
-  matrices stacked, sketches concatenated); checks for overflow (``_check_output``). An error that
+  ``_transform_chunk`` into one output (``_allocate``: an array, or an
+  appender that the core grows chunk by chunk; handed back by
+  ``_finish``); checks for overflow (``_check_output``). An error that
   names an item of a chunk names it in the whole input, and ``verbose > 0``
   reports progress per chunk.
 - both run with ``n_jobs`` as the threads of work below them that has no
@@ -33,13 +33,12 @@ import time
 from numbers import Integral
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import _param_validation
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._parallel import chunk_bounds, concatenate, errors_named_from, reused_threads, using_threads
+from ._parallel import chunk_bounds, errors_named_from, reused_threads, using_threads
 from ._validation import MAX_COUNT, check_dtype, check_finite_output, effective_n_threads
 
 __all__ = ["COUNT", "DTYPE", "N_JOBS", "Interval", "Pyd2keTransformer", "StrOptions", "store_parameters",
@@ -153,19 +152,16 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         X, check = self._check_input(X)
         n = X.shape[0] if hasattr(X, "shape") else len(X)
         out = self._allocate(n)
-        parts = []
         t0 = time.perf_counter()
         with reused_threads():  # chunks that run blocks on threads start them once
             for start, stop in chunk_bounds(X):
                 with errors_named_from(start):
                     chunk = X[start:stop] if check is None else check(X[start:stop])
-                    Z = self._transform_chunk(chunk, None if out is None else out[start:stop])
+                    Z = self._transform_chunk(chunk, out[start:stop])
                 self._check_output(Z, start)
-                if out is None:
-                    parts.append(Z)
                 if getattr(self, "verbose", 0):
                     _report_progress(type(self).__name__, stop, n, time.perf_counter() - t0)
-        return self._finish(out) if out is not None else self._join(parts)
+        return self._finish(out)
 
     def _check_input(self, X):
         """(X ready to be cut into chunks, check): check is None when X is
@@ -175,13 +171,13 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         return X, None
 
     def _allocate(self, n):
-        """The output for n objects, which chunks are written into; None
-        when each chunk returns its own result for _join."""
+        """The output for n objects, which chunks write their rows into (in
+        order: ESPVectorizer's appends them)."""
         return np.empty((n, self._n_features_out), dtype=check_dtype(self.dtype))
 
     def _transform_chunk(self, X, out):
-        """The rows of one chunk X: written into out (its rows of the
-        output) and returned, or returned when out is None."""
+        """The rows of one chunk X, written into out (its rows of the
+        output), which it returns."""
         raise NotImplementedError
 
     def _finish(self, out):
@@ -199,22 +195,3 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         """ValueError naming the first row that overflowed; Z holds the rows
         of X[start:]. Estimators whose core checks as it writes override it."""
         check_finite_output(Z, "X", start)
-
-    def _join(self, parts):
-        """The results of the chunks as one: CSR rows stacked, ragged
-        containers (ESPSketches) concatenated."""
-        if len(parts) == 1:
-            return parts[0]
-        if sp.issparse(parts[0]):
-            return _stack_csr(parts)
-        return type(parts[0]).concatenate(parts)
-
-
-def _stack_csr(parts):
-    """CSR matrices with the same columns, one under the other: their arrays
-    concatenated on the threads (scipy's vstack took 0.7 s for 9 million
-    entries, ten times as long as computing them on 2 threads)."""
-    counts = np.concatenate([[0], *(np.diff(p.indptr) for p in parts)])
-    indptr = np.cumsum(counts, dtype=np.int64)
-    return sp.csr_matrix((concatenate([p.data for p in parts]), concatenate([p.indices for p in parts]), indptr),
-                         shape=(len(indptr) - 1, parts[0].shape[1]))

@@ -8,7 +8,6 @@ threads, each with single-threaded BLAS: BLAS and OpenMP threads never fight
 over the cores, and a row's result does not depend on the thread count.
 """
 
-import functools
 import re
 import threading
 import time
@@ -16,7 +15,6 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-import numpy as np
 import scipy.sparse as sp
 
 from . import _core
@@ -97,17 +95,6 @@ def current_threads():
     """Threads for work that has no n_jobs of its own (see using_threads)."""
     n_threads = _THREADS.get()
     return max(1, _core.max_threads()) if n_threads is None else n_threads
-
-
-def concatenate(arrays):
-    """numpy.concatenate of arrays along their first axis, copied on the
-    current threads (the outputs of a chunked transform: one serial copy of
-    them all was the largest serial part of ESP at 16 threads)."""
-    dtype = functools.reduce(np.promote_types, (a.dtype for a in arrays))  # result_type takes at most 32 on numpy 1
-    arrays = [np.ascontiguousarray(a, dtype=dtype) for a in arrays]
-    out = np.empty((sum(len(a) for a in arrays), *arrays[0].shape[1:]), dtype=dtype)
-    _core.concatenate_into([a.reshape(-1) for a in arrays], out.reshape(-1), current_threads())
-    return out
 
 
 @contextmanager

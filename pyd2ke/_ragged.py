@@ -16,7 +16,7 @@ it computes ground costs once per distinct word).
 import numpy as np
 
 from . import _core
-from ._parallel import concatenate, current_threads
+from ._parallel import current_threads
 
 
 class Ragged:
@@ -131,19 +131,6 @@ class Ragged:
             None if self.word_ids is None else self.word_ids[rows],
             self.vocabulary,
         )
-
-    @classmethod
-    def concatenate(cls, parts):
-        """The items of several containers, in order, as one (the outputs of
-        a chunked transform); values and weights are written out."""
-        offsets, end = [np.zeros(1, dtype=np.int64)], 0
-        for part in parts:
-            offsets.append(part.offsets[1:] - part.offsets[0] + end)
-            end += part.total_size()
-        rows = [slice(part.offsets[0], part.offsets[-1]) for part in parts]
-        values = concatenate([part.values[r] for part, r in zip(parts, rows)])
-        weights = None if parts[0].weights is None else concatenate([p.weights[r] for p, r in zip(parts, rows)])
-        return cls._from_parts(values, np.concatenate(offsets), weights, None, None)
 
     def to_list(self):
         return [self[i] for i in range(len(self))]

@@ -87,10 +87,7 @@ class ESPSketches(Ragged):
         n_features = check_positive_int(n_features, "n_features", maximum=None)
         indptr, indices, data = _core.esp_hashed_csr(self.labels, self.counts, self.offsets, n_features,
                                                      effective_n_threads(n_jobs))
-        X = sp.csr_matrix((data, indices, indptr), shape=(len(self), n_features))
-        X.has_sorted_indices = True
-        X.has_canonical_format = True
-        return X
+        return _hashed_csr(indptr, indices, data, n_features)
 
     def __repr__(self):
         return f"ESPSketches(n_strings={len(self)}, nnz={len(self.labels)})"
@@ -99,26 +96,31 @@ class ESPSketches(Ragged):
 def esp_sketches(X, n_jobs=None):
     """ESP characteristic vectors of the strings of X as :class:`ESPSketches`."""
     strings, _ = _check_nonempty_strings(X)
-    return _sketch(strings, n_jobs)
-
-
-def _sketch(strings, n_jobs):
     return ESPSketches(*_core.esp_sketches(strings, effective_n_threads(n_jobs)))
 
 
-class _AppendedSketches:
-    """ESPSketches written chunk by chunk: the core appends each chunk's
-    sketches into one set of arrays, grown in place. Joining per-chunk
-    sketches instead copied every pair a second time, into fresh memory."""
+def _hashed_csr(indptr, indices, data, n_features):
+    """The CSR matrix of hashed ESP rows (columns sorted and distinct per row)."""
+    X = sp.csr_matrix((data, indices, indptr), shape=(len(indptr) - 1, n_features))
+    X.has_sorted_indices = True
+    X.has_canonical_format = True
+    return X
 
-    def __init__(self):
-        self._appender = _core.EspSketchAppender()
-        self._n = 0
+
+class _AppendedRows:
+    """ESPVectorizer's output written chunk by chunk: the core appends each
+    chunk's rows (sketches or hashed CSR rows) into one set of arrays grown
+    in place, and `finish` wraps them. Joining per-chunk results instead
+    copied every value a second time, into fresh memory, and held both
+    copies at the end (twice the output's memory at the peak)."""
+
+    def __init__(self, appender, wrap):
+        self._appender, self._wrap, self._n = appender, wrap, 0
 
     def __getitem__(self, rows):
         """The rows of the next chunk: they are appended, so chunks come in order."""
         if rows.start != self._n:
-            raise ValueError(f"chunks of sketches must come in order: got rows from {rows.start}, expected {self._n}")
+            raise ValueError(f"chunks must come in order: got rows from {rows.start}, expected {self._n}")
         return self
 
     def append(self, strings, n_jobs):
@@ -126,7 +128,7 @@ class _AppendedSketches:
         self._n += len(strings)
 
     def finish(self):
-        return ESPSketches(*self._appender.finish())
+        return self._wrap(*self._appender.finish())
 
 
 class ESPVectorizer(Pyd2keTransformer):
@@ -191,18 +193,19 @@ class ESPVectorizer(Pyd2keTransformer):
         return _check_nonempty_strings(X)[0], None
 
     def _allocate(self, n):
-        # Sketches: appended chunk by chunk into one output; CSR: each
-        # chunk's rows, joined.
-        return _AppendedSketches() if self.output == "sketch" else None
+        # Both outputs are appended chunk by chunk, in the core, into one.
+        if self.output == "sketch":
+            return _AppendedRows(_core.EspSketchAppender(), ESPSketches)
+        n_features, single = self.n_features, check_dtype(self.dtype) == np.float32
+        return _AppendedRows(_core.EspCsrAppender(n_features, single),
+                             lambda indptr, indices, data: _hashed_csr(indptr, indices, data, n_features))
 
     def _transform_chunk(self, strings, out):
-        """Characteristic vectors: a CSR matrix of shape (n_strings,
-        n_features), or (output="sketch") appended to the ESPSketches."""
-        if self.output == "sketch":
-            out.append(strings, self.n_jobs)
-            return out
-        sketches = _sketch(strings, self.n_jobs)
-        return sketches.to_csr(self.n_features, self.n_jobs).astype(check_dtype(self.dtype), copy=False)
+        """Characteristic vectors, appended to the output: rows of a CSR
+        matrix of shape (n_strings, n_features), or ESPSketches with
+        output="sketch"."""
+        out.append(strings, self.n_jobs)
+        return out
 
     def _finish(self, out):
         return out.finish()

@@ -117,34 +117,6 @@ def test_parallel_finite_check_equals_numpy(dtype, size, threads):
             assert not _core.all_finite(b, threads)
 
 
-@given(
-    sizes=st.lists(st.sampled_from([0, 1, 7, 8, 9, 63, 64, 65, 300_000]), min_size=1, max_size=6),
-    dtype=st.sampled_from([np.uint64, np.float64, np.int32, np.float32]),
-    width=st.sampled_from([None, 3]),
-    threads=st.sampled_from([1, 2, 3]),
-)
-def test_parallel_concatenate_equals_numpy(sizes, dtype, width, threads):
-    from pyd2ke._parallel import concatenate
-
-    rng = np.random.default_rng(len(sizes))
-    arrays = [rng.integers(0, 1000, size=(n,) if width is None else (n, width)).astype(dtype) for n in sizes]
-    with using_threads(threads):
-        got = concatenate(arrays)
-    expected = np.concatenate(arrays)
-    assert got.dtype == expected.dtype
-    np.testing.assert_array_equal(got, expected)
-
-
-def test_concatenate_into_refuses_what_does_not_fit():
-    out = np.empty(4)
-    with pytest.raises(TypeError, match="out's dtype"):
-        _core.concatenate_into([np.ones(4, dtype=np.float32)], out, 1)
-    with pytest.raises(ValueError, match="do not fit"):
-        _core.concatenate_into([np.ones(5)], out, 1)
-    with pytest.raises(ValueError, match="do not fill"):
-        _core.concatenate_into([np.ones(3)], out, 1)
-
-
 # --- dense graphs ---------------------------------------------------------------------
 
 from pyd2ke._domains import graphs as graph_domain  # noqa: E402

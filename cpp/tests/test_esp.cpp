@@ -229,6 +229,28 @@ void test_hashed_csr() {
             CHECK(std::equal(csr.indptr.begin(), csr.indptr.end(), csr32.indptr.begin(), csr32.indptr.end()));
             CHECK(std::equal(csr.indices.begin(), csr.indices.end(), csr32.indices.begin(), csr32.indices.end()));
             CHECK(std::equal(csr.data.begin(), csr.data.end(), csr32.data.begin(), csr32.data.end()));
+            // Appended batch by batch (a chunked transform): the same rows,
+            // int32 or int64 columns, float64 or float32 values.
+            for (std::size_t batch : {1, 7, 256, 600}) {
+                pyd2ke::EspCsrAppender<std::int32_t, double> rows32(n_features);
+                pyd2ke::EspCsrAppender<std::int64_t, float> rows64(n_features);
+                rows32.append({}, threads);
+                for (std::size_t start = 0; start < texts.size(); start += batch) {
+                    const std::vector<pyd2ke::TextView> part(texts.begin() + start,
+                                                             texts.begin() + std::min(texts.size(), start + batch));
+                    rows32.append(part, threads);
+                    rows64.append(part, threads);
+                }
+                CHECK(rows32.size() == sk.size() && rows64.size() == sk.size());
+                CHECK(rows32.indices.size() == csr.indices.size() && rows64.data.size() == csr.data.size());
+                CHECK(std::equal(csr.indptr.begin(), csr.indptr.end(), rows32.indptr.data()) &&
+                      std::equal(csr.indptr.begin(), csr.indptr.end(), rows64.indptr.data()));
+                CHECK(std::equal(csr.indices.begin(), csr.indices.end(), rows32.indices.data()) &&
+                      std::equal(csr.indices.begin(), csr.indices.end(), rows64.indices.data()));
+                CHECK(std::equal(csr.data.begin(), csr.data.end(), rows32.data.data()));
+                for (std::size_t k = 0; k < csr.data.size(); ++k)
+                    CHECK(rows64.data[k] == static_cast<float>(csr.data[k]));
+            }
             for (std::size_t i = 0; i < sk.size(); ++i) {
                 std::map<std::int64_t, double> row;
                 for (std::int64_t k = sk.offsets[i]; k < sk.offsets[i + 1]; ++k)

@@ -86,10 +86,15 @@ public:
     }
     ~GrowableArray() { free_buffer(); }
 
-    // New elements are left unwritten.
+    // New elements are left unwritten; a smaller size keeps the memory.
     void resize(std::size_t n) {
         if (n * sizeof(T) > capacity_) grow(n * sizeof(T));
         size_ = n;
+    }
+    // The capacity cut to the size (growth doubles it; the unused part is
+    // address space only, but a finished array need not hold it).
+    void shrink_to_fit() {
+        if (data_ != nullptr && size_ > 0) shrink(size_ * sizeof(T));
     }
     T* data() noexcept { return data_; }
     const T* data() const noexcept { return data_; }
@@ -106,8 +111,8 @@ private:
 
 #if defined(__linux__)
     void grow(std::size_t bytes) {
-        constexpr std::size_t kPage = std::size_t{1} << 12;
-        bytes = (bytes + kPage - 1) & ~(kPage - 1);
+        constexpr std::size_t kHuge = std::size_t{1} << 21;
+        bytes = (std::max(bytes, 2 * capacity_) + kHuge - 1) & ~(kHuge - 1);
         void* p = data_ == nullptr ? mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
                                    : mremap(data_, capacity_, bytes, MREMAP_MAYMOVE);
         if (p == MAP_FAILED) throw std::bad_alloc();
@@ -116,6 +121,12 @@ private:
 #endif
         data_ = static_cast<T*>(p);
         capacity_ = bytes;
+    }
+    void shrink(std::size_t bytes) {
+        constexpr std::size_t kPage = std::size_t{1} << 12;
+        bytes = (bytes + kPage - 1) & ~(kPage - 1);
+        if (bytes < capacity_ && munmap(reinterpret_cast<char*>(data_) + bytes, capacity_ - bytes) == 0)
+            capacity_ = bytes;
     }
     void free_buffer() noexcept {
         if (data_ != nullptr) munmap(data_, capacity_);
@@ -126,6 +137,12 @@ private:
         if (p == nullptr) throw std::bad_alloc();
         data_ = static_cast<T*>(p);
         capacity_ = bytes;
+    }
+    void shrink(std::size_t bytes) {
+        if (void* p = std::realloc(data_, bytes)) {
+            data_ = static_cast<T*>(p);
+            capacity_ = bytes;
+        }
     }
     void free_buffer() noexcept { std::free(data_); }
 #endif

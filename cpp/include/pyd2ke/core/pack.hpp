@@ -1,7 +1,4 @@
 #pragma once
-// copy_ranges(): byte ranges copied to their places in parallel (joining the
-// outputs of a chunked transform into one array).
-//
 // pack_rows(): many 2-D arrays (any strides, a few element types) copied one
 // under the other into one C-order block of float or double, in parallel
 // over arrays, with the finite check in the same pass. This is how a list of
@@ -89,26 +86,6 @@ bool pack_rows(const std::vector<StridedRows>& arrays, const std::int64_t* offse
         if (!all_finite(first, count)) finite.store(false, std::memory_order_relaxed);
     });
     return finite.load();
-}
-
-// One contiguous range of bytes and where it goes.
-struct ByteRange {
-    const char* source = nullptr;
-    std::size_t bytes = 0;
-    char* target = nullptr;
-};
-
-// Copies every range, cut into pieces of at most 1 MiB so that one large
-// range still spreads over the threads. The ranges must not overlap.
-inline void copy_ranges(const std::vector<ByteRange>& ranges, int n_threads) {
-    constexpr std::size_t kPiece = std::size_t{1} << 20;
-    std::vector<ByteRange> pieces;
-    for (const ByteRange& r : ranges)
-        for (std::size_t done = 0; done < r.bytes; done += kPiece)
-            pieces.push_back({r.source + done, std::min(kPiece, r.bytes - done), r.target + done});
-    parallel_for_blocks(pieces.size(), n_threads, 1, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) std::memcpy(pieces[i].target, pieces[i].source, pieces[i].bytes);
-    });
 }
 
 }  // namespace pyd2ke

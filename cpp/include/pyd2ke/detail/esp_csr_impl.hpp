@@ -29,17 +29,15 @@ struct HashedCsrOf {
     UninitializedVector<double> data;
 };
 
+// Every row merged at its place in the sketches: row i's columns and sums
+// go to indices/data[offsets[i] ..), row_nnz[i] of them (never more than
+// its pairs).
 template <class Index>
-HashedCsrOf<Index> esp_hashed_csr_impl(const std::uint64_t* labels, const double* counts, const std::int64_t* offsets,
-                                     std::size_t n, std::uint64_t n_features, int n_threads) {
-    const std::size_t block = balanced_block(n, n_threads, 256, 16);
-    const std::size_t raw = static_cast<std::size_t>(offsets[n]);
+void esp_hashed_rows(const std::uint64_t* labels, const double* counts, const std::int64_t* offsets, std::size_t n,
+                     std::uint64_t n_features, std::size_t block, int n_threads, Index* indices, double* data,
+                     std::int64_t* row_nnz) {
     // A power of two (the default 2^20) takes a mask, not a 64-bit division.
     const bool power_of_two = (n_features & (n_features - 1)) == 0;
-    // Merged rows at their places in the sketches (never longer after merging).
-    UninitializedVector<Index> indices(raw);
-    UninitializedVector<double> data(raw);
-    std::vector<std::int64_t> row_nnz(n);
     parallel_for_blocks(n, n_threads, block, [&](std::size_t begin, std::size_t end) {
         std::vector<std::pair<std::int64_t, double>> row;
         for (std::size_t i = begin; i < end; ++i) {
@@ -61,6 +59,38 @@ HashedCsrOf<Index> esp_hashed_csr_impl(const std::uint64_t* labels, const double
             row_nnz[i] = static_cast<std::int64_t>(kept);
         }
     });
+}
+
+// The merged rows copied to their final places: row i to
+// out_indices/out_data[indptr[i] - indptr[0] ..), values converted to T.
+template <class Index, class OutIndex, class T, class Ptr>
+void esp_compact_rows(const std::int64_t* offsets, std::size_t n, const std::int64_t* row_nnz, const Index* indices,
+                      const double* data, const Ptr* indptr, OutIndex* out_indices, T* out_data, std::size_t block,
+                      int n_threads) {
+    parallel_for_blocks(n, n_threads, block, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const auto from = static_cast<std::size_t>(offsets[i]);
+            const auto to = static_cast<std::size_t>(indptr[i] - indptr[0]);
+            const auto count = static_cast<std::size_t>(row_nnz[i]);
+            for (std::size_t k = 0; k < count; ++k) {
+                out_indices[to + k] = static_cast<OutIndex>(indices[from + k]);
+                out_data[to + k] = static_cast<T>(data[from + k]);
+            }
+        }
+    });
+}
+
+template <class Index>
+HashedCsrOf<Index> esp_hashed_csr_impl(const std::uint64_t* labels, const double* counts, const std::int64_t* offsets,
+                                     std::size_t n, std::uint64_t n_features, int n_threads) {
+    const std::size_t block = balanced_block(n, n_threads, 256, 16);
+    const std::size_t raw = static_cast<std::size_t>(offsets[n]);
+    // Merged rows at their places in the sketches (never longer after merging).
+    UninitializedVector<Index> indices(raw);
+    UninitializedVector<double> data(raw);
+    std::vector<std::int64_t> row_nnz(n);
+    esp_hashed_rows(labels, counts, offsets, n, n_features, block, n_threads, indices.data(), data.data(),
+                    row_nnz.data());
     HashedCsrOf<Index> out;
     out.indptr.resize(n + 1);
     out.indptr[0] = 0;
@@ -73,13 +103,8 @@ HashedCsrOf<Index> esp_hashed_csr_impl(const std::uint64_t* labels, const double
     }
     out.indices.resize(nnz);
     out.data.resize(nnz);
-    parallel_for_blocks(n, n_threads, block, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            const auto from = static_cast<std::ptrdiff_t>(offsets[i]), to = static_cast<std::ptrdiff_t>(out.indptr[i]);
-            std::copy_n(indices.begin() + from, row_nnz[i], out.indices.begin() + to);
-            std::copy_n(data.begin() + from, row_nnz[i], out.data.begin() + to);
-        }
-    });
+    esp_compact_rows(offsets, n, row_nnz.data(), indices.data(), data.data(), out.indptr.data(), out.indices.data(),
+                     out.data.data(), block, n_threads);
     return out;
 }
 

@@ -104,6 +104,13 @@ public:
     // Strings appended so far.
     std::size_t size() const { return offsets.size() - 1; }
 
+    // No strings; the memory is kept for the next ones.
+    void clear() {
+        labels.resize(0);
+        counts.resize(0);
+        offsets.resize(1);
+    }
+
     GrowableArray<std::uint64_t> labels;
     GrowableArray<double> counts;
     GrowableArray<std::int64_t> offsets;
@@ -159,5 +166,57 @@ HashedCsrOf<Index> esp_hashed_csr(const std::uint64_t* labels, const double* cou
                                   std::size_t n, std::uint64_t n_features, int n_threads = 1) {
     return detail::esp_hashed_csr_impl<Index>(labels, counts, offsets, n, n_features, n_threads);
 }
+
+// The hashed-column CSR rows (see esp_hashed_csr) of texts given batch by
+// batch, in one set of arrays grown in place, as EspSketchAppender does for
+// the sketches: each batch is parsed and its rows merged in memory reused
+// from batch to batch, then copied once, into place (data converted to T).
+// Index: the type of the column indices (int32 when n_features fits it);
+// indptr is int64, for any number of entries.
+template <class Index, class T>
+class EspCsrAppender {
+public:
+    explicit EspCsrAppender(std::uint64_t n_features) : n_features_(n_features) {
+        indptr.resize(1);
+        indptr[0] = 0;
+    }
+
+    void append(const std::vector<TextView>& texts, int n_threads) {
+        const std::size_t n = texts.size();
+        if (n == 0) return;
+        batch_.clear();
+        batch_.append(texts, n_threads);
+        const std::size_t raw = batch_.labels.size();
+        const std::size_t block = balanced_block(n, n_threads, 256, 16);
+        merged_indices_.resize(raw);
+        merged_data_.resize(raw);
+        row_nnz_.resize(n);
+        detail::esp_hashed_rows(batch_.labels.data(), batch_.counts.data(), batch_.offsets.data(), n, n_features_,
+                                block, n_threads, merged_indices_.data(), merged_data_.data(), row_nnz_.data());
+        const std::size_t strings = size(), first = indices.size();
+        indptr.resize(strings + n + 1);
+        for (std::size_t i = 0; i < n; ++i) indptr[strings + i + 1] = indptr[strings + i] + row_nnz_[i];
+        indices.resize(static_cast<std::size_t>(indptr[strings + n]));
+        data.resize(indices.size());
+        detail::esp_compact_rows(batch_.offsets.data(), n, row_nnz_.data(), merged_indices_.data(),
+                                 merged_data_.data(), indptr.data() + strings, indices.data() + first,
+                                 data.data() + first, block, n_threads);
+    }
+
+    // Strings appended so far.
+    std::size_t size() const { return indptr.size() - 1; }
+
+    GrowableArray<std::int64_t> indptr;
+    GrowableArray<Index> indices;
+    GrowableArray<T> data;
+
+private:
+    std::uint64_t n_features_;
+    // Reused from batch to batch: the batch's sketches and its merged rows.
+    EspSketchAppender batch_;
+    UninitializedVector<Index> merged_indices_;
+    UninitializedVector<double> merged_data_;
+    std::vector<std::int64_t> row_nnz_;
+};
 
 }  // namespace pyd2ke

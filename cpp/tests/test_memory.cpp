@@ -1,0 +1,55 @@
+// GrowableArray: values kept through growth (mremap on Linux), shrinking and
+// moves; sizes across page and huge-page boundaries.
+
+#include <pyd2ke/core/memory.hpp>
+
+#include "check.hpp"
+
+#include <cstdint>
+#include <utility>
+
+namespace {
+
+template <class T>
+bool holds_its_index(const pyd2ke::GrowableArray<T>& a) {
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != static_cast<T>(i)) return false;
+    return true;
+}
+
+template <class T>
+void test_growth() {
+    pyd2ke::GrowableArray<T> a;
+    CHECK(a.size() == 0 && a.data() == nullptr);
+    a.shrink_to_fit();  // nothing to cut
+    // Steps of one element, one page, and past 2 MiB, each step filled.
+    for (std::size_t step : {std::size_t{1}, std::size_t{4096} / sizeof(T) + 1, (std::size_t{3} << 20) / sizeof(T)}) {
+        for (int k = 0; k < 40; ++k) {
+            const std::size_t old = a.size();
+            a.resize(old + step);
+            for (std::size_t i = old; i < a.size(); ++i) a[i] = static_cast<T>(i);
+        }
+        CHECK(holds_its_index(a));
+    }
+    const std::size_t n = a.size();
+    a.resize(n / 3);  // smaller: the values before stay
+    CHECK(a.size() == n / 3 && holds_its_index(a));
+    a.shrink_to_fit();
+    CHECK(a.size() == n / 3 && holds_its_index(a));
+    a.resize(n / 3 + 5);  // and it grows again after shrinking
+    for (std::size_t i = n / 3; i < a.size(); ++i) a[i] = static_cast<T>(i);
+    CHECK(holds_its_index(a));
+    pyd2ke::GrowableArray<T> b(std::move(a));
+    CHECK(a.size() == 0 && a.data() == nullptr && b.size() == n / 3 + 5 && holds_its_index(b));
+    a = std::move(b);
+    CHECK(a.size() == n / 3 + 5 && holds_its_index(a));
+}
+
+}  // namespace
+
+int main() {
+    test_growth<std::int32_t>();
+    test_growth<double>();
+    test_growth<std::uint64_t>();
+    return test_verdict();
+}
