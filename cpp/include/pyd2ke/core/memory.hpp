@@ -65,10 +65,10 @@ template <class T>
 using UninitializedVector = std::vector<T, DefaultInitAllocator<T>>;
 
 // An array of trivially copyable T that grows in place. On Linux it is one
-// anonymous mapping, advised whole for huge pages and grown by mremap,
-// which moves the pages and copies nothing: an output of hundreds of MB
-// built chunk by chunk has each chunk's values written once, straight into
-// place. (advise_huge_pages on part of a malloc'ed block would split the
+// anonymous mapping, advised whole for huge pages and grown by mremap (its
+// capacity at least doubled each time), which moves the pages and copies
+// nothing: an output of hundreds of MB built chunk by chunk has each
+// chunk's values written once, straight into place. (advise_huge_pages on part of a malloc'ed block would split the
 // mapping, and mremap cannot move a range of several mappings: realloc then
 // copied the whole array at every step.) Elsewhere it is grown by realloc.
 template <class T>
