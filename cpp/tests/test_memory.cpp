@@ -1,5 +1,6 @@
-// GrowableArray: values kept through growth (mremap on Linux), shrinking and
-// moves; sizes across page and huge-page boundaries.
+// GrowableArray: values kept through growth (on the heap, then, past 8 MB,
+// a mapping grown by mremap on Linux), shrinking and moves; sizes across
+// page and huge-page boundaries.
 
 #include <pyd2ke/core/memory.hpp>
 
@@ -45,9 +46,28 @@ void test_growth() {
     CHECK(a.size() == n / 3 + 5 && holds_its_index(a));
 }
 
+// A small array stays on the heap: grown, cut and grown again.
+template <class T>
+void test_small() {
+    pyd2ke::GrowableArray<T> a;
+    for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{100}, std::size_t{1000}}) {
+        const std::size_t old = a.size();
+        a.resize(old + n);
+        for (std::size_t i = old; i < a.size(); ++i) a[i] = static_cast<T>(i);
+        CHECK(holds_its_index(a));
+    }
+    a.shrink_to_fit();
+    CHECK(a.size() == 1108 && holds_its_index(a));
+    a.resize(1200);
+    for (std::size_t i = 1108; i < a.size(); ++i) a[i] = static_cast<T>(i);
+    CHECK(holds_its_index(a));
+}
+
 }  // namespace
 
 int main() {
+    test_small<std::int32_t>();
+    test_small<double>();
     test_growth<std::int32_t>();
     test_growth<double>();
     test_growth<std::uint64_t>();

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -64,13 +65,16 @@ struct DefaultInitAllocator {
 template <class T>
 using UninitializedVector = std::vector<T, DefaultInitAllocator<T>>;
 
-// An array of trivially copyable T that grows in place. On Linux it is one
-// anonymous mapping, advised whole for huge pages and grown by mremap (its
-// capacity at least doubled each time), which moves the pages and copies
-// nothing: an output of hundreds of MB built chunk by chunk has each
-// chunk's values written once, straight into place. (advise_huge_pages on part of a malloc'ed block would split the
-// mapping, and mremap cannot move a range of several mappings: realloc then
-// copied the whole array at every step.) Elsewhere it is grown by realloc.
+// An array of trivially copyable T that grows in place, its capacity at
+// least doubled each time. A large one (an output of hundreds of MB built
+// chunk by chunk) is, on Linux, one anonymous mapping advised whole for
+// huge pages and grown by mremap, which moves the pages and copies nothing:
+// each chunk's values are written once, straight into place. (Huge-page
+// advice on part of a malloc'ed block would split its mapping, and mremap
+// cannot move a range of several mappings: realloc then copied the whole
+// array at every step.) Below kMapBytes, and elsewhere, it lives on the
+// heap and grows by realloc: a mapping for a few values cost a fresh
+// zeroed huge page each (0.5 ms for the CSR of one string, against 20 us).
 template <class T>
 class GrowableArray {
     static_assert(std::is_trivially_copyable<T>::value, "GrowableArray holds trivially copyable values");
@@ -88,13 +92,26 @@ public:
 
     // New elements are left unwritten; a smaller size keeps the memory.
     void resize(std::size_t n) {
-        if (n * sizeof(T) > capacity_) grow(n * sizeof(T));
+        if (n * sizeof(T) > capacity_) grow(std::max(n * sizeof(T), 2 * capacity_));
         size_ = n;
     }
-    // The capacity cut to the size (growth doubles it; the unused part is
-    // address space only, but a finished array need not hold it).
+    // The capacity cut to the size: a finished array need not hold the
+    // rest of its last doubling.
     void shrink_to_fit() {
-        if (data_ != nullptr && size_ > 0) shrink(size_ * sizeof(T));
+        if (data_ == nullptr || size_ == 0) return;
+        const std::size_t bytes = size_ * sizeof(T);
+#if defined(__linux__)
+        if (mapped_) {
+            const std::size_t kept = round_up(bytes, kPageBytes);
+            if (kept < capacity_ && munmap(reinterpret_cast<char*>(data_) + kept, capacity_ - kept) == 0)
+                capacity_ = kept;
+            return;
+        }
+#endif
+        if (void* p = std::realloc(data_, bytes)) {
+            data_ = static_cast<T*>(p);
+            capacity_ = bytes;
+        }
     }
     T* data() noexcept { return data_; }
     const T* data() const noexcept { return data_; }
@@ -103,53 +120,60 @@ public:
     const T& operator[](std::size_t i) const noexcept { return data_[i]; }
 
 private:
+    static constexpr std::size_t kPageBytes = std::size_t{1} << 12;
+    static constexpr std::size_t kHugePageBytes = std::size_t{1} << 21;
+    static constexpr std::size_t kMapBytes = std::size_t{8} << 20;
+    static std::size_t round_up(std::size_t bytes, std::size_t unit) { return (bytes + unit - 1) & ~(unit - 1); }
+
     void swap(GrowableArray& other) noexcept {
         std::swap(data_, other.data_);
         std::swap(size_, other.size_);
         std::swap(capacity_, other.capacity_);
+        std::swap(mapped_, other.mapped_);
     }
 
+    void grow(std::size_t bytes) {
 #if defined(__linux__)
-    void grow(std::size_t bytes) {
-        constexpr std::size_t kHuge = std::size_t{1} << 21;
-        bytes = (std::max(bytes, 2 * capacity_) + kHuge - 1) & ~(kHuge - 1);
-        void* p = data_ == nullptr ? mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-                                   : mremap(data_, capacity_, bytes, MREMAP_MAYMOVE);
-        if (p == MAP_FAILED) throw std::bad_alloc();
+        if (bytes >= kMapBytes) {
+            bytes = round_up(bytes, kHugePageBytes);
+            void* p;
+            if (mapped_) {
+                p = mremap(data_, capacity_, bytes, MREMAP_MAYMOVE);
+            } else {  // from the heap to a mapping: at most kMapBytes copied, once
+                p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                if (p != MAP_FAILED && data_ != nullptr) std::memcpy(p, data_, size_ * sizeof(T));
+            }
+            if (p == MAP_FAILED) throw std::bad_alloc();
 #if defined(MADV_HUGEPAGE)
-        madvise(p, bytes, MADV_HUGEPAGE);  // the whole mapping: a hint, errors ignored
+            madvise(p, bytes, MADV_HUGEPAGE);  // the whole mapping: a hint, errors ignored
 #endif
-        data_ = static_cast<T*>(p);
-        capacity_ = bytes;
-    }
-    void shrink(std::size_t bytes) {
-        constexpr std::size_t kPage = std::size_t{1} << 12;
-        bytes = (bytes + kPage - 1) & ~(kPage - 1);
-        if (bytes < capacity_ && munmap(reinterpret_cast<char*>(data_) + bytes, capacity_ - bytes) == 0)
+            if (!mapped_) std::free(data_);
+            data_ = static_cast<T*>(p);
             capacity_ = bytes;
-    }
-    void free_buffer() noexcept {
-        if (data_ != nullptr) munmap(data_, capacity_);
-    }
-#else
-    void grow(std::size_t bytes) {
+            mapped_ = true;
+            return;
+        }
+#endif
         void* p = std::realloc(data_, bytes);
         if (p == nullptr) throw std::bad_alloc();
         data_ = static_cast<T*>(p);
         capacity_ = bytes;
     }
-    void shrink(std::size_t bytes) {
-        if (void* p = std::realloc(data_, bytes)) {
-            data_ = static_cast<T*>(p);
-            capacity_ = bytes;
+
+    void free_buffer() noexcept {
+#if defined(__linux__)
+        if (mapped_) {
+            munmap(data_, capacity_);
+            return;
         }
-    }
-    void free_buffer() noexcept { std::free(data_); }
 #endif
+        std::free(data_);
+    }
 
     T* data_ = nullptr;
     std::size_t size_ = 0;
     std::size_t capacity_ = 0;  // bytes
+    bool mapped_ = false;       // an mmap'ed mapping (Linux, large), else the heap
 };
 
 }  // namespace pyd2ke
