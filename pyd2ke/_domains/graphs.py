@@ -25,9 +25,9 @@ simple eigenvalue this is |V[i, j]|. The whole eigenspace counts even when
 it straddles the n_eigenvectors cut. Eigenvalues closer than
 EIGEN_RTOL * max(1, |lambda|max) are treated as equal. So node embeddings
 of a permuted graph are the permuted node embeddings (to rounding), and
-features do not depend on node order. (Graphs above DENSE_MAX_NODES nodes go through scipy's eigsh with
-n_eigenvectors + EIGSH_EXTRA eigenpairs: an eigenspace cut by that larger
-window cannot be completed there.)
+features do not depend on node order. (Graphs above DENSE_MAX_NODES nodes
+go through scipy's eigsh with n_eigenvectors + EIGSH_EXTRA eigenpairs: an
+eigenspace cut by that larger window cannot be completed there.)
 
 Categorical node labels (strings or any hashable value, in networkx's
 "label" attribute or a (adjacency, labels) pair) are mapped to integers at
