@@ -59,70 +59,17 @@ def _info_main(argv):
     return 0
 
 
-# The report subcommands, each run by the main(args, argv) of its "module" in
-# pyd2ke.reports. All take the same four options: --quick ("quick": its
-# help), a choice of what to run ("select": the option, the module's
-# collection of names, the help), --out DIR ("out": its help) and --n-jobs
-# ("n_jobs": its default and help).
-REPORTS = {
-    "defaults": {
-        "module": "defaults_panel",
-        "description": "The first try: every estimator with its defaults (n_components=1024) + StandardScaler + "
-                       "RidgeClassifierCV against the tool a user already has with its defaults (character "
-                       "n-grams, MiniRocket, tf-idf, bag of visual words, GraKeL's WL kernel) on the development "
-                       "data; the same features without a scaler (ridge, LogisticRegression(), LinearSVC()); "
-                       "make_sfmedm() and make_sfmcgk() with beta='auto' against a grid of betas. Time series need "
-                       "aeon and MUTAG's peer GraKeL: pip install 'pyd2ke[timeseries-compare,graphs-compare]'.",
-        "quick": "subsamples, R=256, three aeon datasets, 3 MUTAG folds (a few minutes)",
-        "select": ("--task", "TASKS", "input types to run (default: all)"),
-        "out": "also write the report to DIR/results_defaults.md",
-        "n_jobs": (None, "threads (default: all cores)"),
-    },
-    "reproduce": {
-        "module": "reproduce",
-        "description": "Every method on every bundled dataset under its paper's protocol, against the papers' "
-                       "baselines (k-NN with the exact distance, RSM with R <= 512, exact-kernel SVMs: DSK_RBF, "
-                       "exp(-gamma d), ESP, CGK) and the tools a user would pick instead (k-mer spectrum, one-hot "
-                       "positions, bag of visual words, tf-idf); hyper-parameters by CV on the training part; "
-                       "prints a Markdown table.",
-        "quick": "a smoke run: subsamples of every dataset, small R and small grids; far shorter than the full "
-                 "run, and not the numbers to publish",
-        "select": ("--task", "TASKS", "tasks to run (default: all)"),
-        "out": "also write the report to DIR/results.md",
-        "n_jobs": (None, "threads (default: all cores)"),
-    },
-    "scaling": {
-        "module": "scaling",
-        "description": "Embedding time against N and L for each method (default parameters), log-log slopes, "
-                       "and PNG plots with --out (needs matplotlib: pip install 'pyd2ke[plots]').",
-        "quick": "drop the largest size of each sweep",
-        "select": ("--method", "METHODS", "methods to measure (default: all)"),
-        "out": "write scaling.md and the PNG plots to DIR",
-        "n_jobs": (1, "threads (default: 1, for clean slopes)"),
-    },
-    "timeseries": {
-        "module": "timeseries_panel",
-        "description": "Random Warping Series against 1-NN DTW and aeon's MiniRocket on the UCR/UEA datasets "
-                       "aeon ships (needs aeon: pip install 'pyd2ke[timeseries-compare]').",
-        "quick": "subsamples, R=64, one RWS setting (a minute or two)",
-        "select": ("--dataset", "DATASETS", "datasets to run (default: all)"),
-        "out": "also write the report to DIR/results_timeseries.md",
-        "n_jobs": (1, "threads for RWS, DTW and MiniRocket (default: 1)"),
-    },
-}
+# The report subcommands: the pyd2ke.reports module of each, which declares
+# its options (COMMAND, a reports.command.ReportCommand) beside its
+# main(args, argv).
+REPORTS = {"defaults": "defaults_panel", "reproduce": "reproduce", "scaling": "scaling",
+           "timeseries": "timeseries_panel"}
 
 
 def _report_main(name, argv):
     """Parse the options of the report subcommand name (REPORTS) and run it."""
-    spec = REPORTS[name]
-    report = importlib.import_module(f".reports.{spec['module']}", __package__)
-    option, names, select_help = spec["select"]
-    n_jobs, n_jobs_help = spec["n_jobs"]
-    parser = argparse.ArgumentParser(prog=f"{_prog()} {name}", description=spec["description"])
-    parser.add_argument("--quick", action="store_true", help=spec["quick"])
-    parser.add_argument(option, choices=sorted(getattr(report, names)), nargs="+", default=None, help=select_help)
-    parser.add_argument("--out", default=None, metavar="DIR", help=spec["out"])
-    parser.add_argument("--n-jobs", type=int, default=n_jobs, help=n_jobs_help)
+    report = importlib.import_module(f".reports.{REPORTS[name]}", __package__)
+    parser = report.COMMAND.parser(prog=f"{_prog()} {name}")
     return report.main(parser.parse_args(argv), argv)
 
 

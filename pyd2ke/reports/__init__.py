@@ -28,6 +28,8 @@ What ``reproduce`` is made of:
 
 What the commands share:
 
+- ``command``: ``ReportCommand``, the options of a report subcommand, which
+  each report module declares beside its ``main``
 - ``tables``: the one Markdown table renderer and its cell formatting
 - ``baselines``: 1-NN, k-NN and exp(-gamma d) + SVC on exact distance matrices
 - ``grid``: cross-validation over a grid that grows past the end CV picked

@@ -48,6 +48,7 @@ from sklearn.svm import SVC, LinearSVC
 import pyd2ke
 from pyd2ke.datasets import load_bbc_news, load_digits_chaincode, load_digits_sift, load_mutag, load_statlog_dna
 
+from .command import ReportCommand
 from .peers import BagOfVisualWords
 from .progress import Progress
 from .provenance import header_lines, publish
@@ -378,6 +379,18 @@ def run(tasks=None, quick=False, n_jobs=None, out=None, argv=None, stream=None, 
     ])
     publish(report, stream, out, "results_defaults.md")
     return rows, sfm_results
+
+
+COMMAND = ReportCommand(
+    description="The first try: every estimator with its defaults (n_components=1024) + StandardScaler + "
+                "RidgeClassifierCV against the tool a user already has with its defaults (character n-grams, "
+                "MiniRocket, tf-idf, bag of visual words, GraKeL's WL kernel) on the development data; the same "
+                "features without a scaler (ridge, LogisticRegression(), LinearSVC()); make_sfmedm() and "
+                "make_sfmcgk() with beta='auto' against a grid of betas. Time series need aeon and MUTAG's peer "
+                "GraKeL: pip install 'pyd2ke[timeseries-compare,graphs-compare]'.",
+    quick="subsamples, R=256, three aeon datasets, 3 MUTAG folds (a few minutes)",
+    select="--task", choices=TASKS, report_file="results_defaults.md",
+)
 
 
 def main(args, argv):

@@ -67,6 +67,7 @@ from pathlib import Path
 
 from sklearn.exceptions import ConvergenceWarning
 
+from .command import ReportCommand
 from .progress import Progress
 from .provenance import header_lines, publish
 from .reproduce_protocol import FULL, QUICK
@@ -123,6 +124,17 @@ def run(tasks, quick=False, n_jobs=None, out=None, argv=None, stream=None):
             except ImportError:
                 pass
     return rows
+
+
+COMMAND = ReportCommand(
+    description="Every method on every bundled dataset under its paper's protocol, against the papers' baselines "
+                "(k-NN with the exact distance, RSM with R <= 512, exact-kernel SVMs: DSK_RBF, exp(-gamma d), ESP, "
+                "CGK) and the tools a user would pick instead (k-mer spectrum, one-hot positions, bag of visual "
+                "words, tf-idf); hyper-parameters by CV on the training part; prints a Markdown table.",
+    quick="a smoke run: subsamples of every dataset, small R and small grids; far shorter than the full run, and "
+          "not the numbers to publish",
+    select="--task", choices=TASKS, report_file="results.md",
+)
 
 
 def main(args, argv):

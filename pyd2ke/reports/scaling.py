@@ -27,6 +27,7 @@ import numpy as np
 from pyd2ke import (RandomMaclaurin, RandomSetEmbedding, RandomStringEmbedding, RandomWarpingSeries,
                     WordMoversEmbedding, make_sfmcgk, make_sfmedm)
 
+from .command import ReportCommand
 from .data import random_documents, random_series, random_sets, random_strings, random_vectors
 from .progress import Progress
 from .provenance import header_lines
@@ -174,6 +175,15 @@ def plot(rows, sweep, path):
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+COMMAND = ReportCommand(
+    description="Embedding time against N and L for each method (default parameters), log-log slopes, and PNG "
+                "plots with --out (needs matplotlib: pip install 'pyd2ke[plots]'). One thread unless --n-jobs "
+                "says otherwise, for clean slopes.",
+    quick="drop the largest size of each sweep",
+    select="--method", choices=METHODS, report_file="scaling.md", n_jobs=1,
+)
 
 
 def main(args, argv):

@@ -56,6 +56,7 @@ from pyd2ke import RandomWarpingSeries, znormalize
 from pyd2ke.distances import pairwise_distances
 
 from .baselines import nearest_neighbour_accuracy
+from .command import ReportCommand
 from .grid import Axis, grow
 from .progress import Progress
 from .provenance import header_lines, publish, versions
@@ -322,6 +323,16 @@ def run(datasets=None, quick=False, n_jobs=1, out=None, argv=None, stream=None, 
     ])
     publish(report, stream, out, "results_timeseries.md")
     return rows
+
+
+COMMAND = ReportCommand(
+    description="Random Warping Series (its first settings and the recommended ones, each chosen by CV) against "
+                "1-NN DTW and aeon's MiniRocket on the UCR/UEA datasets aeon ships, each on its official "
+                "train/test split (needs aeon: pip install 'pyd2ke[timeseries-compare]'). RWS, DTW and "
+                "MiniRocket run on --n-jobs threads, one unless it says otherwise.",
+    quick="subsamples, R=64, one RWS setting (a minute or two)",
+    select="--dataset", choices=DATASETS, report_file="results_timeseries.md", n_jobs=1,
+)
 
 
 def main(args, argv):
