@@ -26,10 +26,12 @@ arithmetic, bounds the transform there.
 import argparse
 import statistics
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 import pyd2ke
+from pyd2ke._blas import one_blas_thread
 from pyd2ke._parallel import parallel_seconds
 from pyd2ke.reports.data import random_documents, random_series, random_sets, random_strings, random_vectors
 
@@ -131,6 +133,36 @@ def touch_seconds(n_bytes, repeats):
     return statistics.median(times)
 
 
+def product_roof(thread_counts, repeats, size=256, products=None):
+    """Speed-up of float64 matmul throughput at each thread count over one
+    thread: the same number of size x size products split evenly over n
+    Python threads (numpy releases the GIL inside matmul), one BLAS thread
+    each; the median over repeats, the counts interleaved."""
+    n_max = max(thread_counts)
+    products = products or 48 * n_max
+    rng = np.random.default_rng(0)
+    operands = [(rng.random((size, size)), rng.random((size, size))) for _ in range(n_max)]
+
+    def work(i, count):
+        A, B = operands[i]
+        C = np.empty_like(A)
+        for _ in range(count):
+            np.matmul(A, B, out=C)
+
+    times = {n: [] for n in thread_counts}
+    with one_blas_thread(), ThreadPoolExecutor(n_max) as pool:
+        for n in thread_counts:  # warm up: threads started, pages touched
+            list(pool.map(work, range(n), [1] * n))
+        for _ in range(repeats):
+            for n in thread_counts:
+                counts = [products // n + (i < products % n) for i in range(n)]
+                t0 = time.perf_counter()
+                list(pool.map(work, range(n), counts))
+                times[n].append(time.perf_counter() - t0)
+    one = statistics.median(times[1])
+    return {n: one / statistics.median(times[n]) for n in thread_counts}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
@@ -159,6 +191,9 @@ def main():
         cells = [name, *[f"{t:.3f}" for t in seconds], *[f"{x:.2f}" for x in speedups], f"{100 * serial:.1f} %",
                  f"{100 * amdahl:.1f} %", f"{n_bytes / 1e6:.0f}", f"{floor:.3f}", f"{seconds[-1] / floor:.2f}"]
         print("| " + " | ".join(cells) + " |", flush=True)
+    roof = product_roof(threads, max(args.repeats, 5))
+    print("\nFloating-point roof (float64 256 x 256 products, one BLAS thread per thread): "
+          + ", ".join(f"x{n} {roof[n]:.2f}" for n in threads[1:]))
 
 
 if __name__ == "__main__":
