@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <pyd2ke/features/density_grid.hpp>
+#include <pyd2ke/features/density_project.hpp>
 #include <pyd2ke/features/density_psi.hpp>
 #include <pyd2ke/features/hashed_fourier.hpp>
 #include <pyd2ke/features/maclaurin.hpp>
@@ -160,6 +161,35 @@ void density_psi_into(CArray<double> F, CArray<double> lambdas, double floor, CA
     pyd2ke::density_psi(f, n_sets, n_e, lams.data(), n_lambdas, floor, target);
 }
 
+// The projections of rows of a function on the grid onto the tensor basis
+// (density_project_grid), into out (n_rows, len(cells)). Runs on the calling
+// thread with the GIL released.
+void density_project_grid_into(CArray<double> rows, std::size_t n_dims, std::size_t side, CArray<double> table,
+                               CArray<std::int64_t> cells, double scale, CArray<double> out, const std::string& simd) {
+    const pyd2ke::SimdLevel level = checked_simd_level(simd);
+    if (n_dims < 1 || side < 1) throw py::value_error("n_dims and side must be >= 1");
+    std::size_t nodes = 1;
+    for (std::size_t d = 0; d < n_dims; ++d) {
+        if (nodes > (std::size_t{1} << 40) / side) throw py::value_error("side ** n_dims is too large");
+        nodes *= side;
+    }
+    if (rows.ndim() != 2 || static_cast<std::size_t>(rows.shape(1)) != nodes)
+        throw py::value_error("rows must have shape (n_rows, side ** n_dims)");
+    if (table.ndim() != 2 || static_cast<std::size_t>(table.shape(0)) != side || table.shape(1) < 1 ||
+        static_cast<std::size_t>(table.shape(1)) > side)
+        throw py::value_error("table must have shape (side, m) with 1 <= m <= side");
+    if (cells.ndim() != 1) throw py::value_error("cells must be 1-D");
+    const auto n_rows = static_cast<std::size_t>(rows.shape(0)), n_basis = static_cast<std::size_t>(cells.shape(0));
+    check_out(out, n_rows, n_basis);
+    const auto m = static_cast<std::size_t>(table.shape(1));
+    const double* r = rows.data();
+    const double* t = table.data();
+    const std::int64_t* c = cells.data();
+    double* target = out.mutable_data();
+    py::gil_scoped_release release;
+    pyd2ke::density_project_grid(r, n_rows, n_dims, side, t, m, c, n_basis, scale, target, level);
+}
+
 }  // namespace
 
 void bind_features(py::module_& m) {
@@ -167,6 +197,11 @@ void bind_features(py::module_& m) {
           py::arg("floor"), py::arg("out").noconvert(),
           "cos(l log F) sqrt F, then sin(l log F) sqrt F, for each l of lambdas (F floored at floor), into out "
           "(n_sets, 2 * len(lambdas), n_points).");
+    m.def("density_project_grid_into", &density_project_grid_into, py::arg("rows").noconvert(), py::arg("n_dims"),
+          py::arg("side"), py::arg("table").noconvert(), py::arg("cells").noconvert(), py::arg("scale"),
+          py::arg("out").noconvert(), py::arg("simd") = "auto",
+          "scale * sum over the grid nodes u of rows[r, u] prod_d table[u_d, alpha_d], for the multi-indices alpha "
+          "of cells (C-order indices into the box m^n_dims), into out (n_rows, len(cells)).");
     m.def("kde_on_grid_into", &kde_on_grid_into, py::arg("values").noconvert(), py::arg("offsets").noconvert(),
           py::arg("h"), py::arg("side"), py::arg("reflect"), py::arg("out").noconvert(),
           "Gaussian KDE of each packed set at the midpoint grid of [0, 1]^l (C order), into out (n_sets, side^l).");

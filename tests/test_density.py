@@ -16,7 +16,10 @@ from sklearn.linear_model import Ridge
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 
+import pyd2ke
+from pyd2ke import _core
 from pyd2ke.density import _base, kde
+from pyd2ke.density.basis import DenseProjection, GridProjection, basis_matrix, projection
 from pyd2ke.density import (
     MEASURE_MASS,
     DensityKernelFeatures,
@@ -325,6 +328,70 @@ def test_projection_features_are_the_basis_coefficients_of_psi(divergence):
     expected = np.concatenate([p @ Phi for p in psi], axis=1) * math.sqrt(Z / M) / len(U)
     np.testing.assert_allclose(est.projection_features(SETS[:3]), expected, rtol=1e-9, atol=1e-12)
     assert est.n_projection_features_ == expected.shape[1]
+
+
+def test_projection_features_in_three_dimensions():
+    """The same on a 3-D grid (projected one axis at a time by the core)."""
+    rng = np.random.default_rng(5)
+    sets = [rng.normal(rng.uniform(0, 1), 0.3, (int(rng.integers(20, 40)), 3)) for _ in range(6)]
+    est = DensityKernelFeatures("js", n_components=2, basis_size=30, n_lambdas=2, random_state=0).fit(sets)
+    F = np.maximum(est.densities(sets[:3]), 1e-12)
+    U = est.integration_points_
+    Phi = np.ones((len(U), len(est.basis_indices_)))
+    for d in range(3):
+        k = est.basis_indices_[:, d]
+        Phi *= np.where(k == 0, 1.0, math.sqrt(2) * np.cos(math.pi * np.outer(U[:, d], k)))
+    g = [F ** (0.5 + 1j * lam) for lam in est.lambdas_]
+    psi = [x.real for x in g] + [x.imag for x in g]
+    expected = np.concatenate([p @ Phi for p in psi], axis=1) * math.sqrt(MEASURE_MASS["js"] / 2) / len(U)
+    np.testing.assert_allclose(est.projection_features(sets[:3]), expected, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("n_dims, side, size, basis", [(2, 32, 100, "cosine"), (2, 17, 30, "fourier"),
+                                                       (3, 14, 1000, "cosine"), (3, 9, 50, "fourier"),
+                                                       (4, 5, 40, "cosine")])
+def test_grid_projection_is_the_dense_product(n_dims, side, size, basis):
+    """One axis at a time (the core) against one product with the basis
+    matrix; a row alone gives the same bits as in a batch."""
+    indices = basis_indices(n_dims, size)
+    nodes = (np.arange(side) + 0.5) / side
+    points = np.stack([g.ravel() for g in np.meshgrid(*([nodes] * n_dims), indexing="ij")], axis=1)
+    rows = np.random.default_rng(0).normal(size=(70, side**n_dims))
+    grid = GridProjection(side, indices, basis, 0.25)
+    dense = DenseProjection(basis_matrix(points, indices, basis) * 0.25)
+    np.testing.assert_allclose(grid(rows), dense(rows), rtol=0, atol=1e-14 * np.abs(rows).sum(axis=1).max())
+    assert np.array_equal(grid(rows[5:6]), grid(rows)[5:6])
+
+
+def test_grids_of_two_or_more_dimensions_are_projected_one_axis_at_a_time():
+    """DenseProjection for a 1-D grid (BLAS is faster there) and for random
+    points; GridProjection for grids of 2 and more dimensions (2: where the
+    core has vector kernels)."""
+    def chosen(n_dims, side):
+        indices = basis_indices(n_dims, 10)
+        points = np.random.default_rng(0).random((side**n_dims, n_dims))
+        return type(projection(points, indices, "cosine", 1.0, side)).__name__
+
+    vectors = pyd2ke.build_info()["simd"] != "scalar"
+    assert chosen(1, 16) == "DenseProjection"
+    assert chosen(2, 8) == ("GridProjection" if vectors else "DenseProjection")
+    assert chosen(3, 4) == "GridProjection"
+    indices = basis_indices(2, 10)
+    assert isinstance(projection(np.random.default_rng(0).random((50, 2)), indices, "cosine", 1.0), DenseProjection)
+
+
+@pytest.mark.parametrize("bad, match", [
+    (dict(rows=np.ones((2, 15))), "rows must have shape"),
+    (dict(table=np.ones((4, 5))), "table must have shape"),
+    (dict(cells=np.array([4], dtype=np.int64)), "outside the box"),
+    (dict(out=np.ones((2, 2))), "out must have shape"),
+])
+def test_core_grid_projection_refuses_bad_arguments(bad, match):
+    args = dict(rows=np.ones((2, 16)), n_dims=2, side=4, table=np.ones((4, 2)), cells=np.array([3], dtype=np.int64),
+                scale=1.0, out=np.ones((2, 1)))
+    args.update(bad)
+    with pytest.raises(ValueError, match=match):
+        _core.density_project_grid_into(**args)
 
 
 @pytest.mark.parametrize("divergence", ["js", "hellinger", "tv"])

@@ -5,6 +5,9 @@ import math
 
 import numpy as np
 
+from .. import _core
+from .._blas import matmul_rows, pad_columns
+
 
 def basis_indices(n_dims, size):
     """The `size` multi-indices alpha in {0, 1, ...}^n_dims of smallest
@@ -41,3 +44,52 @@ def basis_matrix(points, indices, basis="cosine"):
     for d in range(points.shape[1]):
         out *= _basis_1d(points[:, d], indices[:, d], basis)
     return out
+
+
+def projection(points, indices, basis, weight, grid_side=None):
+    """The map from functions at the integration points (rows) to their
+    weighted projections weight * sum_u f(u) phi_alpha(u) on the basis
+    functions of `indices`: a GridProjection on a grid of two or more
+    dimensions where the core has vector kernels (one axis at a time), or
+    in three or more dimensions anyway; else one dense product with the
+    basis matrix (BLAS wins where the grid is one axis)."""
+    n_dims = points.shape[1]
+    if grid_side is not None and (n_dims >= 3 or (n_dims == 2 and _core.build_info()["simd"] != "scalar")):
+        return GridProjection(grid_side, indices, basis, weight)
+    return DenseProjection(basis_matrix(points, indices, basis) * weight)
+
+
+class DenseProjection:
+    """rows @ the basis matrix (scaled), each row computed the same way
+    whatever the batch (matmul_rows)."""
+
+    def __init__(self, matrix):
+        self.n_basis = matrix.shape[1]
+        self.padded = pad_columns(matrix)
+
+    def __call__(self, rows):
+        return matmul_rows(rows, self.padded, columns=self.n_basis)
+
+
+class GridProjection:
+    """The projections of functions at the midpoint grid of [0, 1]^l on
+    tensor basis functions, one axis at a time in the core
+    (``features/density_project.hpp``): for l = 2 on 32^2 nodes with 100
+    functions about 15 thousand multiply-adds a row against 102 thousand
+    for the dense product, for l = 3 (14^3 nodes, 1000 functions) 24 times
+    fewer. Measured on 640 rows (AVX-512): 0.4 ms against 1.3 ms for the
+    dense product with OpenBLAS, and 4.8 ms against 29 ms for l = 3."""
+
+    def __init__(self, side, indices, basis, weight):
+        self.side, self.n_dims = int(side), indices.shape[1]
+        m = int(indices.max()) + 1
+        nodes = (np.arange(self.side) + 0.5) / self.side
+        self.table = np.ascontiguousarray(_basis_1d(nodes, np.arange(m), basis))
+        self.cells = np.ascontiguousarray(np.ravel_multi_index(tuple(indices.T), (m,) * self.n_dims), dtype=np.int64)
+        self.weight = float(weight)
+
+    def __call__(self, rows):
+        rows = np.ascontiguousarray(rows, dtype=np.float64)
+        out = np.empty((len(rows), len(self.cells)))
+        _core.density_project_grid_into(rows, self.n_dims, self.side, self.table, self.cells, self.weight, out)
+        return out

@@ -8,11 +8,10 @@ from sklearn.utils.validation import check_is_fitted
 
 from .. import _core
 from .._base import COUNT, StrOptions, store_parameters
-from .._blas import matmul_rows
 from .._validation import check_choice, check_positive_int
 from ._base import POSITIVE, _check_positive_real, _SampleSetTransformer
 from .bandwidth import BANDWIDTH_RULES, cv_bandwidth, scott_bandwidth
-from .basis import basis_indices, basis_matrix
+from .basis import basis_indices, projection
 from .kde import kde_at_points, kde_on_grid
 from .measures import DIVERGENCES, MEASURE_MASS, sample_lambdas
 
@@ -229,10 +228,9 @@ class DensityKernelFeatures(_SampleSetTransformer):
         n_e = len(self.integration_points_)
         n_psi = 1 if self.divergence in ("l2", "hellinger") else 2 * len(self.lambdas_)
         m = 1 if self.divergence == "l2" else len(self.lambdas_)
-        # Quadrature weight 1/n_e and the sqrt(Z / M) of psi, folded into the basis.
-        self._phi = basis_matrix(self.integration_points_, self.basis_indices_, self.basis) * (
-            math.sqrt(self.measure_mass_ / m) / n_e
-        )
+        # Quadrature weight 1/n_e and the sqrt(Z / M) of psi, folded into the projection.
+        self._project = projection(self.integration_points_, self.basis_indices_, self.basis,
+                                   math.sqrt(self.measure_mass_ / m) / n_e, self._grid_side)
         self.n_projection_features_ = n_psi * len(self.basis_indices_)
         self.bandwidth_ = self._fit_bandwidth(packed, rng)
         self._fit_rff(packed, rng, self.n_projection_features_, self.sigma)
@@ -271,7 +269,7 @@ class DensityKernelFeatures(_SampleSetTransformer):
         n_sets, n_psi, n_e = psi.shape
         # One product for all sets and psi components of the block; rows come
         # out ordered (set, component), i.e. A(p) = [a(psi_1), ..., a(psi_2M)].
-        A = matmul_rows(psi.reshape(n_sets * n_psi, n_e), self._padded(self._phi), columns=self._phi.shape[1])
+        A = self._project(psi.reshape(n_sets * n_psi, n_e))
         return A.reshape(n_sets, -1)
 
     def projection_features(self, X):

@@ -22,6 +22,7 @@
 #include "embed/graph_spectral.hpp"
 #include "features/maclaurin.hpp"
 #include "features/density_grid.hpp"
+#include "features/density_project.hpp"
 #include "features/density_psi.hpp"
 #include "features/hashed_fourier.hpp"
 #include "sketch/cgk.hpp"
