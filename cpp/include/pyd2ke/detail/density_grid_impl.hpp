@@ -100,6 +100,12 @@ private:
     void add(double* f, std::ptrdiff_t node, double value) const {
         const auto side = static_cast<std::ptrdiff_t>(side_);
         if (reflect_) {
+            // One reflection suffices while the band is narrower than the
+            // grid (the usual case): no integer division per node.
+            if (node >= -side && node < 2 * side) {
+                f[node < 0 ? -1 - node : (node >= side ? 2 * side - 1 - node : node)] += value;
+                return;
+            }
             std::ptrdiff_t m = node % (2 * side);
             if (m < 0) m += 2 * side;
             f[m >= side ? 2 * side - 1 - m : m] += value;
