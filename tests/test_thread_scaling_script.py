@@ -20,7 +20,7 @@ def test_thread_scaling_prints_every_transform_and_the_roof(tmp_path):
     assert {"RSE", "RWS", "density js", "ESP csr", "ESP sketch", "HashedRandomFourier rbf"} <= set(names)
     for row in rows:
         cells = row.strip("| ").split(" | ")
-        assert len(cells) == 9, row
+        assert len(cells) == 10, row
         assert float(cells[3]) > 0  # x2
     roof = re.search(r"Floating-point roof .*: x2 (\d+\.\d+)", result.stdout)
     assert roof and float(roof.group(1)) > 0
