@@ -495,6 +495,21 @@ def test_clone_params_names_and_float32(est):
     np.testing.assert_allclose(z32, z64, atol=2e-4)
 
 
+def test_transform_leaves_the_input_unchanged():
+    """Lists are packed into a new array and scaled in place there; a Ragged
+    (the caller's own array) is scaled into a copy."""
+    from pyd2ke._ragged import Ragged
+
+    est = DensityKernelFeatures(n_components=8, basis_size=6, random_state=0).fit(SETS)
+    sets = [s.copy() for s in SETS[:5]]
+    packed = Ragged.pack([s.copy() for s in SETS[:5]], np.float64)
+    before = packed.values.copy()
+    np.testing.assert_array_equal(est.transform(sets), est.transform(packed))
+    for s, original in zip(sets, SETS[:5]):
+        np.testing.assert_array_equal(s, original)
+    np.testing.assert_array_equal(packed.values, before)
+
+
 def test_packed_input_and_outside_points():
     est = DensityKernelFeatures("js", n_components=16, random_state=0).fit(SETS)
     np.testing.assert_array_equal(est.transform(check_point_sets(SETS)), est.transform(SETS))

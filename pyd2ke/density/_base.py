@@ -53,15 +53,17 @@ def _set_blocks(packed, max_sets=_BLOCK_SETS):
     """(start, stop) ranges of sets: at most max_sets sets and, unless one
     set is larger, _BLOCK_POINTS points each. They depend on the data and the
     fitted state only, never on n_jobs."""
-    sizes = np.diff(packed.offsets)
-    bounds, start, points = [], 0, 0
-    for i, n in enumerate(sizes):
-        if i > start and (i - start >= max_sets or points + n > _BLOCK_POINTS):
-            bounds.append((start, i))
-            start, points = i, 0
-        points += int(n)
-    bounds.append((start, len(sizes)))
-    return bounds
+    offsets = np.asarray(packed.offsets)
+    n_sets = len(offsets) - 1
+    bounds, start = [], 0
+    # One step per block, not per set: the first set past the point budget
+    # found by bisection on the running point counts.
+    while start < n_sets:
+        over = int(np.searchsorted(offsets, offsets[start] + _BLOCK_POINTS, side="right")) - 1
+        stop = min(start + max_sets, max(over, start + 1), n_sets)
+        bounds.append((start, stop))
+        start = stop
+    return bounds or [(0, 0)]
 
 
 def _median_distance(F, name, what):
@@ -119,7 +121,11 @@ class _SampleSetTransformer(Pyd2keTransformer):
             self.n_dims_ = packed.dim
         elif packed.dim != self.n_dims_:
             raise ValueError(f"X has points of dimension {packed.dim}, but the estimator was fitted on dimension {self.n_dims_}")
-        values = (packed.values - self.data_min_) / self.data_range_
+        if isinstance(X, Ragged):  # the caller's array: scaled into a new one
+            values = (packed.values - self.data_min_) / self.data_range_
+        else:  # packed here into a new array: scaled in place (a serial pass and an allocation fewer)
+            values = np.subtract(packed.values, self.data_min_, out=packed.values)
+            np.divide(values, self.data_range_, out=values)
         return Ragged(np.ascontiguousarray(values), packed.offsets)
 
     def _map_blocks(self, packed, fn, width, dtype, out=None):

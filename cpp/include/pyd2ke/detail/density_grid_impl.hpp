@@ -3,12 +3,36 @@
 // kernel values at the band of nodes within reach are computed with two exps
 // (a recurrence; exp is the costly part), folded onto the grid (reflect) or
 // cut at its faces, into one factor vector of `side` values per dimension;
-// the set's grid gets the tensor product of those vectors.
+// the set's grid gets the tensor product of those vectors. The products go
+// in chunks of points: the product of all factors but the last (head) and
+// the last factor of each point, then grid += head' last by the kernel of
+// the SIMD level (density_grid_simd.inl), register tiles of the grid
+// loaded and stored once per chunk instead of once per point.
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
+
+#include "../core/config.hpp"
+#include "../core/cpu_features.hpp"
+
+namespace pyd2ke::detail {
+
+struct DensityGridKernel {
+    // out[j * side + a] += sum over i < count of head[i * W + j] last[i * width + a], for j < W, a < side;
+    // width >= side a multiple of 2 lanes, last's rows zero past side.
+    void (*add_outer)(const double* head, std::size_t W, const double* last, std::size_t width, std::size_t side,
+                      std::size_t count, double* out);
+    std::size_t lanes;
+};
+
+}  // namespace pyd2ke::detail
+
+// The kernel tables, one per instruction set: simd_table<DensityGridKernel>(level).
+#define PYD2KE_SIMD_KERNEL_BODY "../detail/density_grid_simd.inl"
+#include "../core/simd_dispatch.hpp"
 
 namespace pyd2ke::detail {
 
@@ -23,11 +47,16 @@ constexpr double density_pi = 3.14159265358979323846;
 class DensityGrid {
 public:
     // reach_nodes(h, side) <= density_max_reach and a finite normalisation (the caller checks).
-    DensityGrid(std::size_t n_dims, double h, std::size_t side, bool reflect)
+    DensityGrid(std::size_t n_dims, double h, std::size_t side, bool reflect, SimdLevel level)
         : n_dims_(n_dims), h_(h), side_(side), reflect_(reflect), spacing_(1.0 / (static_cast<double>(side) * h)),
-          reach_(static_cast<std::ptrdiff_t>(reach_nodes(h, side))), factors_(n_dims * side) {
+          reach_(static_cast<std::ptrdiff_t>(reach_nodes(h, side))), kernel_(simd_table<DensityGridKernel>(level)),
+          factors_(n_dims * side) {
         for (std::size_t d = 0; d < n_dims; ++d) cells_ *= side;
-        product_.resize(cells_ / side);
+        head_width_ = cells_ / side;
+        const std::size_t block = 2 * kernel_.lanes;
+        last_width_ = (side + block - 1) / block * block;
+        head_.resize(kChunk * head_width_);
+        last_.assign(kChunk * last_width_, 0.0);
         // exp(-k^2 c^2 / 2) / exp(-(k - 1)^2 c^2 / 2), the recurrence's step (c <= 20).
         shrink_.resize(static_cast<std::size_t>(reach_) + 1);
         for (std::ptrdiff_t k = 1; k <= reach_; ++k)
@@ -49,9 +78,15 @@ public:
     // out[0 .. cells) = the density of the n points at the grid nodes.
     void set_density(const double* points, std::size_t n, double* out) {
         for (std::size_t c = 0; c < cells_; ++c) out[c] = 0.0;
-        for (std::size_t i = 0; i < n; ++i) {
-            for (std::size_t d = 0; d < n_dims_; ++d) factor(points[i * n_dims_ + d], &factors_[d * side_]);
-            add_tensor_product(out);
+        for (std::size_t first = 0; first < n; first += kChunk) {
+            const std::size_t count = n - first < kChunk ? n - first : kChunk;
+            for (std::size_t i = 0; i < count; ++i) {
+                const double* point = points + (first + i) * n_dims_;
+                for (std::size_t d = 0; d < n_dims_; ++d) factor(point[d], &factors_[d * side_]);
+                head_row(&head_[i * head_width_]);
+                std::memcpy(&last_[i * last_width_], &factors_[(n_dims_ - 1) * side_], side_ * sizeof(double));
+            }
+            kernel_.add_outer(head_.data(), head_width_, last_.data(), last_width_, side_, count, out);
         }
         const double scale = normalisation(h_, n_dims_) / static_cast<double>(n);
         for (std::size_t c = 0; c < cells_; ++c) out[c] *= scale;
@@ -114,31 +149,22 @@ private:
         }
     }
 
-    // out += f_0 (x) f_1 (x) ... (x) f_{l-1}, C order (the last dimension fastest).
-    void add_tensor_product(double* out) {
-        const double* last = &factors_[(n_dims_ - 1) * side_];
-        if (n_dims_ == 1) {
-            for (std::size_t a = 0; a < side_; ++a) out[a] += last[a];
-            return;
-        }
-        // product_ = f_0 (x) ... (x) f_{l-2}, then each of its entries scales f_{l-1}.
-        std::size_t width = side_;
-        for (std::size_t a = 0; a < side_; ++a) product_[a] = factors_[a];
-        for (std::size_t d = 1; d + 1 < n_dims_; ++d) {
+    // head = f_0 (x) ... (x) f_{l-2} (C order; 1 for one dimension).
+    void head_row(double* head) const {
+        head[0] = 1.0;
+        std::size_t width = 1;
+        for (std::size_t d = 0; d + 1 < n_dims_; ++d) {
             const double* f = &factors_[d * side_];
             for (std::size_t j = width; j-- > 0;) {
-                const double p = product_[j];
-                for (std::size_t a = 0; a < side_; ++a) product_[j * side_ + a] = p * f[a];
+                const double p = head[j];
+                for (std::size_t a = 0; a < side_; ++a) head[j * side_ + a] = p * f[a];
             }
             width *= side_;
         }
-        for (std::size_t j = 0; j < width; ++j) {
-            const double p = product_[j];
-            if (p == 0.0) continue;
-            double* row = out + j * side_;
-            for (std::size_t a = 0; a < side_; ++a) row[a] += p * last[a];
-        }
     }
+
+    // Points whose products are added to the grid at once.
+    static constexpr std::size_t kChunk = 64;
 
     std::size_t n_dims_;
     double h_;
@@ -147,8 +173,10 @@ private:
     double spacing_;  // node spacing in bandwidths
     std::ptrdiff_t reach_;
     std::size_t cells_ = 1;  // side^n_dims
+    const DensityGridKernel& kernel_;
+    std::size_t head_width_ = 1, last_width_ = 1;  // side^(n_dims - 1); side rounded up to 2 lanes
     std::vector<double> factors_;
-    std::vector<double> product_;
+    std::vector<double> head_, last_;  // kChunk rows each
     std::vector<double> shrink_;
 };
 

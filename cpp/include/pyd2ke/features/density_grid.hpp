@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "../core/cpu_features.hpp"
 #include "../detail/density_grid_impl.hpp"
 
 namespace pyd2ke {
@@ -27,7 +28,7 @@ namespace pyd2ke {
 // values: the points of all sets, (n_points, n_dims) row-major; set s is rows
 // offsets[s] .. offsets[s + 1] (every set non-empty); out: (n_sets, side^n_dims).
 inline void kde_on_grid(const double* values, std::size_t n_dims, const std::int64_t* offsets, std::size_t n_sets,
-                        double h, std::size_t side, bool reflect, double* out) {
+                        double h, std::size_t side, bool reflect, double* out, SimdLevel level = detect_simd_level()) {
     if (n_dims == 0 || side == 0) throw std::invalid_argument("kde_on_grid: n_dims and side must be >= 1");
     if (!(h > 0.0)) throw std::invalid_argument("kde_on_grid: the bandwidth must be > 0");
     if (!(detail::DensityGrid::reach_nodes(h, side) <= detail::density_max_reach))
@@ -40,7 +41,7 @@ inline void kde_on_grid(const double* values, std::size_t n_dims, const std::int
     for (std::size_t s = 0; s < n_sets; ++s)
         if (offsets[s + 1] <= offsets[s] || offsets[s] < 0)
             throw std::invalid_argument("kde_on_grid: every set must have at least one point");
-    detail::DensityGrid grid(n_dims, h, side, reflect);
+    detail::DensityGrid grid(n_dims, h, side, reflect, require_simd_level(level));
     for (std::size_t s = 0; s < n_sets; ++s) {
         const auto first = static_cast<std::size_t>(offsets[s]), stop = static_cast<std::size_t>(offsets[s + 1]);
         grid.set_density(values + first * n_dims, stop - first, out + s * grid.cells());
