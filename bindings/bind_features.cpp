@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -147,7 +148,7 @@ void kde_on_grid_into(CArray<double> values, Offsets offsets, double h, std::siz
 void density_psi_into(CArray<double> F, CArray<double> lambdas, double floor, CArray<double> out) {
     if (F.ndim() != 2) throw py::value_error("F must have shape (n_sets, n_points)");
     if (lambdas.ndim() != 1 || lambdas.shape(0) < 1) throw py::value_error("lambdas must be 1-D and not empty");
-    if (!(floor > 0.0)) throw py::value_error("floor must be > 0");
+    if (!(floor >= std::numeric_limits<double>::min())) throw py::value_error("floor must be a positive normal number");
     const auto n_sets = static_cast<std::size_t>(F.shape(0)), n_e = static_cast<std::size_t>(F.shape(1));
     const auto n_lambdas = static_cast<std::size_t>(lambdas.shape(0));
     if (out.ndim() != 3 || static_cast<std::size_t>(out.shape(0)) != n_sets ||

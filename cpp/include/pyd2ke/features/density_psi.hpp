@@ -12,6 +12,7 @@
 // was over half of the transform's time, with the GIL taken between steps.
 
 #include <cstddef>
+#include <limits>
 #include <stdexcept>
 
 #include "../core/cpu_features.hpp"
@@ -22,7 +23,9 @@ namespace pyd2ke {
 // F: (n_sets, n_e) row-major; out: (n_sets, 2 * n_lambdas, n_e) row-major.
 inline void density_psi(const double* F, std::size_t n_sets, std::size_t n_e, const double* lambdas,
                         std::size_t n_lambdas, double floor, double* out, SimdLevel level = detect_simd_level()) {
-    if (!(floor > 0.0)) throw std::invalid_argument("density_psi: the density floor must be > 0");
+    // Normal: the vector log reads the exponent from the bits.
+    if (!(floor >= std::numeric_limits<double>::min()))
+        throw std::invalid_argument("density_psi: the density floor must be a positive normal number (>= 2.2e-308)");
     detail::density_psi_rows(F, n_sets, n_e, lambdas, n_lambdas, floor, out, require_simd_level(level));
 }
 
