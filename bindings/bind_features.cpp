@@ -162,24 +162,32 @@ void density_psi_into(CArray<double> F, CArray<double> lambdas, double floor, CA
     pyd2ke::density_psi(f, n_sets, n_e, lams.data(), n_lambdas, floor, target);
 }
 
-// The projections of rows of a function on the grid onto the tensor basis
-// (density_project_grid), into out (n_rows, len(cells)). Runs on the calling
-// thread with the GIL released.
-void density_project_grid_into(CArray<double> rows, std::size_t n_dims, std::size_t side, CArray<double> table,
-                               CArray<std::int64_t> cells, double scale, CArray<double> out, const std::string& simd) {
-    const pyd2ke::SimdLevel level = checked_simd_level(simd);
+// The grid and basis arguments of the projections, checked: the number of
+// grid nodes side^n_dims.
+std::size_t checked_grid_nodes(std::size_t n_dims, std::size_t side, const CArray<double>& table,
+                               const CArray<std::int64_t>& cells) {
     if (n_dims < 1 || side < 1) throw py::value_error("n_dims and side must be >= 1");
     std::size_t nodes = 1;
     for (std::size_t d = 0; d < n_dims; ++d) {
         if (nodes > (std::size_t{1} << 40) / side) throw py::value_error("side ** n_dims is too large");
         nodes *= side;
     }
-    if (rows.ndim() != 2 || static_cast<std::size_t>(rows.shape(1)) != nodes)
-        throw py::value_error("rows must have shape (n_rows, side ** n_dims)");
     if (table.ndim() != 2 || static_cast<std::size_t>(table.shape(0)) != side || table.shape(1) < 1 ||
         static_cast<std::size_t>(table.shape(1)) > side)
         throw py::value_error("table must have shape (side, m) with 1 <= m <= side");
     if (cells.ndim() != 1) throw py::value_error("cells must be 1-D");
+    return nodes;
+}
+
+// The projections of rows of a function on the grid onto the tensor basis
+// (density_project_grid), into out (n_rows, len(cells)). Runs on the calling
+// thread with the GIL released.
+void density_project_grid_into(CArray<double> rows, std::size_t n_dims, std::size_t side, CArray<double> table,
+                               CArray<std::int64_t> cells, double scale, CArray<double> out, const std::string& simd) {
+    const pyd2ke::SimdLevel level = checked_simd_level(simd);
+    const std::size_t nodes = checked_grid_nodes(n_dims, side, table, cells);
+    if (rows.ndim() != 2 || static_cast<std::size_t>(rows.shape(1)) != nodes)
+        throw py::value_error("rows must have shape (n_rows, side ** n_dims)");
     const auto n_rows = static_cast<std::size_t>(rows.shape(0)), n_basis = static_cast<std::size_t>(cells.shape(0));
     check_out(out, n_rows, n_basis);
     const auto m = static_cast<std::size_t>(table.shape(1));
@@ -189,6 +197,24 @@ void density_project_grid_into(CArray<double> rows, std::size_t n_dims, std::siz
     double* target = out.mutable_data();
     py::gil_scoped_release release;
     pyd2ke::density_project_grid(r, n_rows, n_dims, side, t, m, c, n_basis, scale, target, level);
+}
+
+// Random Fourier features of projections P (rows, half): out[:, :half] =
+// scale sin(P), out[:, half:] = scale cos(P), by the SIMD sin/cos of the
+// hashed Fourier features. Runs on the calling thread with the GIL released
+// (the density estimators' blocks; numpy's sin, cos and scaling were three
+// passes there, each a temporary array).
+template <class T>
+void sin_cos_rows_into(CArray<double> P, double scale, CArray<T> out) {
+    if (P.ndim() != 2) throw py::value_error("P must have shape (rows, half)");
+    const auto rows = static_cast<std::size_t>(P.shape(0)), half = static_cast<std::size_t>(P.shape(1));
+    check_out(out, rows, 2 * half);
+    const double* p = P.data();
+    T* o = out.mutable_data();
+    py::gil_scoped_release release;
+    const auto cos_sin =
+        pyd2ke::detail::simd_table<pyd2ke::detail::FourierCosSinKernel<T>>(pyd2ke::detect_simd_level()).cos_sin;
+    for (std::size_t r = 0; r < rows; ++r) cos_sin(p + r * half, half, scale, o + (2 * r + 1) * half, o + 2 * r * half);
 }
 
 }  // namespace
@@ -203,6 +229,10 @@ void bind_features(py::module_& m) {
           py::arg("out").noconvert(), py::arg("simd") = "auto",
           "scale * sum over the grid nodes u of rows[r, u] prod_d table[u_d, alpha_d], for the multi-indices alpha "
           "of cells (C-order indices into the box m^n_dims), into out (n_rows, len(cells)).");
+    m.def("sin_cos_rows_into", &sin_cos_rows_into<double>, py::arg("P").noconvert(), py::arg("scale"),
+          py::arg("out").noconvert(), "scale sin(P), then scale cos(P), side by side in each row of out (rows, 2 half).");
+    m.def("sin_cos_rows_into", &sin_cos_rows_into<float>, py::arg("P").noconvert(), py::arg("scale"),
+          py::arg("out").noconvert());
     m.def("kde_on_grid_into", &kde_on_grid_into, py::arg("values").noconvert(), py::arg("offsets").noconvert(),
           py::arg("h"), py::arg("side"), py::arg("reflect"), py::arg("out").noconvert(),
           "Gaussian KDE of each packed set at the midpoint grid of [0, 1]^l (C order), into out (n_sets, side^l).");

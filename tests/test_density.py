@@ -330,6 +330,34 @@ def test_projection_features_are_the_basis_coefficients_of_psi(divergence):
     assert est.n_projection_features_ == expected.shape[1]
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("half", [1, 7, 8, 9, 64, 65])
+def test_core_sin_cos_rows_match_numpy(dtype, half):
+    """The final random Fourier features: scale [sin P, cos P] per row, by the
+    core's SIMD sin/cos, against numpy; wrong shapes are refused."""
+    P = np.random.default_rng(half).normal(scale=30.0, size=(5, half))
+    out = np.full((5, 2 * half), np.nan, dtype=dtype)
+    _core.sin_cos_rows_into(P, 0.25, out)
+    expected = 0.25 * np.concatenate([np.sin(P), np.cos(P)], axis=1)
+    np.testing.assert_allclose(out, expected, rtol=0, atol=1e-15 if dtype == np.float64 else 4e-8)
+    with pytest.raises(ValueError, match="out must have shape"):
+        _core.sin_cos_rows_into(P, 0.25, np.zeros((5, 2 * half + 1), dtype=dtype))
+
+
+def test_random_fourier_into_rows_of_any_layout():
+    """_random_fourier writes into C-ordered rows directly and into other
+    layouts through a copy: the same values."""
+    est = DensityKernelFeatures(n_components=8, basis_size=6, random_state=0).fit(SETS)
+    E = est.projection_features(SETS[:4])
+    expected = est._random_fourier(E, est.random_weights_, np.dtype(np.float64))
+    rows = np.empty((4, 8))
+    est._random_fourier(E, est.random_weights_, np.dtype(np.float64), out=rows)
+    columns = np.empty((8, 4)).T
+    est._random_fourier(E, est.random_weights_, np.dtype(np.float64), out=columns)
+    np.testing.assert_array_equal(rows, expected)
+    np.testing.assert_array_equal(columns, expected)
+
+
 def test_projection_features_in_three_dimensions():
     """The same on a 3-D grid (projected one axis at a time by the core)."""
     rng = np.random.default_rng(5)

@@ -9,6 +9,7 @@ import numpy as np
 from scipy.spatial.distance import pdist
 from sklearn.utils import check_random_state
 
+from .. import _core
 from .._base import Interval, Pyd2keTransformer, StrOptions
 from .._blas import matmul_rows, pad_columns
 from .._domains.point_sets import check_point_sets
@@ -20,6 +21,8 @@ from .._validation import MAX_COUNT, check_positive_int, effective_n_threads
 # lower the number of sets to bound their per-set buffers).
 _BLOCK_SETS = 64
 _BLOCK_POINTS = 1 << 15
+# Points per thread below which scaling them is not split further.
+_SCALE_ROWS = 1 << 14
 # Fit sets whose pairwise embedding distances set sigma="median".
 _MEDIAN_SETS = 256
 # A width (bandwidth, sigma): a positive number, or the rule that sets it at fit.
@@ -64,6 +67,21 @@ def _set_blocks(packed, max_sets=_BLOCK_SETS):
         bounds.append((start, stop))
         start = stop
     return bounds or [(0, 0)]
+
+
+def _scale_rows(values, low, width, out, n_threads):
+    """out = (values - low) / width, row ranges on n_threads threads (numpy
+    releases the GIL): two passes over every point, which on one thread
+    were half of the density transform's serial part."""
+    n = len(values)
+    step = max(_SCALE_ROWS, -(-n // max(1, n_threads)))
+
+    def work(start, stop, state):
+        part = out[start:stop]
+        np.subtract(values[start:stop], low, out=part)
+        np.divide(part, width, out=part)
+
+    run_row_blocks(work, [(start, min(n, start + step)) for start in range(0, n, step)], n_threads)
 
 
 def _median_distance(F, name, what):
@@ -121,20 +139,24 @@ class _SampleSetTransformer(Pyd2keTransformer):
             self.n_dims_ = packed.dim
         elif packed.dim != self.n_dims_:
             raise ValueError(f"X has points of dimension {packed.dim}, but the estimator was fitted on dimension {self.n_dims_}")
-        if isinstance(X, Ragged):  # the caller's array: scaled into a new one
-            values = (packed.values - self.data_min_) / self.data_range_
-        else:  # packed here into a new array: scaled in place (a serial pass and an allocation fewer)
-            values = np.subtract(packed.values, self.data_min_, out=packed.values)
-            np.divide(values, self.data_range_, out=values)
-        return Ragged(np.ascontiguousarray(values), packed.offsets)
+        # A caller's Ragged is scaled into a new array; a list, packed here
+        # into a new array, is scaled in place (an allocation fewer).
+        values = packed.values
+        out = np.empty_like(values) if isinstance(X, Ragged) else values
+        _scale_rows(values, self.data_min_, self.data_range_, out, effective_n_threads(self.n_jobs))
+        return Ragged(out, packed.offsets)
 
-    def _map_blocks(self, packed, fn, width, dtype, out=None):
+    def _map_blocks(self, packed, fn, width, dtype, out=None, into=False):
         """out[start:stop] = fn(packed[start:stop]) over the fixed blocks, in
-        n_jobs threads, each with single-threaded BLAS."""
+        n_jobs threads, each with single-threaded BLAS; with into=True,
+        fn(packed[start:stop], out[start:stop]) writes the rows itself."""
         out = np.empty((len(packed), width), dtype=dtype) if out is None else out
 
         def work(start, stop, state):
-            out[start:stop] = fn(packed[start:stop])
+            if into:
+                fn(packed[start:stop], out[start:stop])
+            else:
+                out[start:stop] = fn(packed[start:stop])
 
         # numpy's maps release the GIL on large arrays, so n_jobs threads with
         # one BLAS thread each use n_jobs cores without oversubscription.
@@ -158,14 +180,20 @@ class _SampleSetTransformer(Pyd2keTransformer):
         state.pop("_padded_cache", None)
         return state
 
-    def _random_fourier(self, E, weights, dtype):
-        """sqrt(2/D) [sin(E W), cos(E W)]: E (n, m), W (m, D/2)."""
-        P = matmul_rows(E, self._padded(weights), columns=weights.shape[1]).astype(dtype, copy=False)
+    def _random_fourier(self, E, weights, dtype, out=None):
+        """sqrt(2/D) [sin(E W), cos(E W)]: E (n, m), W (m, D/2); the sines and
+        cosines by the core, from the float64 products, into `out` (rows of
+        the output, C order) or a new array."""
+        P = np.ascontiguousarray(matmul_rows(E, self._padded(weights), columns=weights.shape[1]))
         half = P.shape[1]
-        out = np.empty((P.shape[0], 2 * half), dtype=dtype)
-        np.sin(P, out=out[:, :half])
-        np.cos(P, out=out[:, half:])
-        out *= dtype.type(math.sqrt(1.0 / half))
+        if out is None or not out.flags.c_contiguous:
+            rows = np.empty((P.shape[0], 2 * half), dtype=dtype)
+            _core.sin_cos_rows_into(P, math.sqrt(1.0 / half), rows)
+            if out is None:
+                return rows
+            out[...] = rows
+            return out
+        _core.sin_cos_rows_into(P, math.sqrt(1.0 / half), out)
         return out
 
     def _fit_rff(self, X_scaled, rng, n_inputs, sigma):
@@ -194,10 +222,10 @@ class _SampleSetTransformer(Pyd2keTransformer):
         """Z[i] . Z[j] approximates K(p_i, p_j); rows do not depend on the chunk."""
         W, dtype = self.random_weights_, out.dtype
 
-        def features(block):
-            return self._random_fourier(self._embed_block(block), W, dtype)
+        def features(block, rows):
+            self._random_fourier(self._embed_block(block), W, dtype, out=rows)
 
-        return self._map_blocks(packed, features, out.shape[1], dtype, out)
+        return self._map_blocks(packed, features, out.shape[1], dtype, out, into=True)
 
     @property
     def _n_features_out(self):

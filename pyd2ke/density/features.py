@@ -112,8 +112,9 @@ class DensityKernelFeatures(_SampleSetTransformer):
         Threads (None and -1: all cores). Each thread takes whole blocks of
         sets with single-threaded BLAS; the output does not depend on it.
     dtype : numpy.float64 or numpy.float32, default=numpy.float64
-        Output type (and of the final product); densities, psi and A are
-        always computed in float64.
+        Output type; everything is computed in float64 (densities, psi, A,
+        the final products and their sines and cosines) and rounded to it
+        at the end.
 
     Attributes
     ----------

@@ -33,43 +33,66 @@ struct DensityProjectKernel {
 
 namespace pyd2ke::detail {
 
-inline void density_project_rows(const double* rows, std::size_t n_rows, std::size_t n_dims, std::size_t side,
-                                 const double* table, std::size_t m, const std::int64_t* cells, std::size_t n_basis,
-                                 double scale, double* out, SimdLevel level) {
-    const DensityProjectKernel& kernel = simd_table<DensityProjectKernel>(level);
-    // The last axis' table padded with zero columns to whole vectors, and
-    // the cells of the box as laid out with that padded last axis.
-    const std::size_t width = (m + kernel.lanes - 1) / kernel.lanes * kernel.lanes;
-    std::vector<double> padded(side * width, 0.0);
-    for (std::size_t i = 0; i < side; ++i) std::memcpy(&padded[i * width], table + i * m, m * sizeof(double));
-    std::vector<std::size_t> picks(n_basis);
-    for (std::size_t v = 0; v < n_basis; ++v) {
-        const auto cell = static_cast<std::size_t>(cells[v]);
-        picks[v] = cell / m * width + cell % m;
-    }
-    std::size_t nodes = 1, box_head = 1;  // side^n_dims, m^(n_dims - 1)
-    for (std::size_t d = 0; d < n_dims; ++d) nodes *= side;
-    for (std::size_t d = 1; d < n_dims; ++d) box_head *= m;
-    // Each step shrinks one axis from side to m <= side, so the first step's
-    // output is the largest, except the last step's padding.
-    const std::size_t first = n_dims > 1 ? nodes / side * m : 0;
-    const std::size_t size = first > box_head * width ? first : box_head * width;
-    std::vector<double> buffers[2] = {std::vector<double>(size), std::vector<double>(size)};
-    for (std::size_t r = 0; r < n_rows; ++r) {
-        const double* current = rows + r * nodes;
-        std::size_t P = 1, Q = nodes / side;
-        for (std::size_t d = 0; d + 1 < n_dims; ++d) {
-            double* next = buffers[d % 2].data();
-            kernel.contract_axis(current, P, side, Q, table, m, next);
-            current = next;
-            P *= m;
-            Q /= side;
+// The projection of one grid and basis, set up once (the padded table, the
+// picked cells, the buffers) for any number of calls.
+class GridProjector {
+public:
+    GridProjector(std::size_t n_dims, std::size_t side, const double* table, std::size_t m, const std::int64_t* cells,
+                  std::size_t n_basis, double scale, SimdLevel level)
+        : kernel_(simd_table<DensityProjectKernel>(level)), n_dims_(n_dims), side_(side), table_(table), m_(m),
+          n_basis_(n_basis), scale_(scale) {
+        // The last axis' table padded with zero columns to whole vectors, and
+        // the cells of the box as laid out with that padded last axis.
+        width_ = (m + kernel_.lanes - 1) / kernel_.lanes * kernel_.lanes;
+        padded_.assign(side * width_, 0.0);
+        for (std::size_t i = 0; i < side; ++i) std::memcpy(&padded_[i * width_], table + i * m, m * sizeof(double));
+        picks_.resize(n_basis);
+        for (std::size_t v = 0; v < n_basis; ++v) {
+            const auto cell = static_cast<std::size_t>(cells[v]);
+            picks_[v] = cell / m * width_ + cell % m;
         }
-        double* box = buffers[(n_dims - 1) % 2].data();
-        kernel.contract_last_axis(current, P, side, padded.data(), width, box);
-        double* target = out + r * n_basis;
-        for (std::size_t v = 0; v < n_basis; ++v) target[v] = scale * box[picks[v]];
+        std::size_t box_head = 1;  // m^(n_dims - 1)
+        for (std::size_t d = 0; d < n_dims; ++d) nodes_ *= side;
+        for (std::size_t d = 1; d < n_dims; ++d) box_head *= m;
+        // Each step shrinks one axis from side to m <= side, so the first
+        // step's output is the largest, except the last step's padding.
+        const std::size_t first = n_dims > 1 ? nodes_ / side * m : 0;
+        const std::size_t size = first > box_head * width_ ? first : box_head * width_;
+        buffers_[0].resize(size);
+        buffers_[1].resize(size);
     }
-}
+
+    std::size_t nodes() const { return nodes_; }
+
+    // out[r * n_basis + v] for r < n_rows, rows (n_rows, side^n_dims).
+    void project(const double* rows, std::size_t n_rows, double* out) {
+        for (std::size_t r = 0; r < n_rows; ++r) {
+            const double* current = rows + r * nodes_;
+            std::size_t P = 1, Q = nodes_ / side_;
+            for (std::size_t d = 0; d + 1 < n_dims_; ++d) {
+                double* next = buffers_[d % 2].data();
+                kernel_.contract_axis(current, P, side_, Q, table_, m_, next);
+                current = next;
+                P *= m_;
+                Q /= side_;
+            }
+            double* box = buffers_[(n_dims_ - 1) % 2].data();
+            kernel_.contract_last_axis(current, P, side_, padded_.data(), width_, box);
+            double* target = out + r * n_basis_;
+            for (std::size_t v = 0; v < n_basis_; ++v) target[v] = scale_ * box[picks_[v]];
+        }
+    }
+
+private:
+    const DensityProjectKernel& kernel_;
+    std::size_t n_dims_, side_;
+    const double* table_;
+    std::size_t m_, n_basis_;
+    double scale_;
+    std::size_t width_ = 0, nodes_ = 1;
+    std::vector<double> padded_;
+    std::vector<std::size_t> picks_;
+    std::vector<double> buffers_[2];
+};
 
 }  // namespace pyd2ke::detail
