@@ -308,16 +308,23 @@ def test_basis_indices_are_the_smallest_ellipsoid():
     assert basis_indices(1, 7).ravel().tolist() == list(range(7))
 
 
+def cosine_basis(U, indices):
+    """The cosine basis functions prod_d sqrt2 cos(pi k_d u_d) (1 for k_d = 0)
+    at the points U, written out: (len(U), len(indices))."""
+    Phi = np.ones((len(U), len(indices)))
+    for d in range(U.shape[1]):
+        k = indices[:, d]
+        Phi *= np.where(k == 0, 1.0, math.sqrt(2) * np.cos(math.pi * np.outer(U[:, d], k)))
+    return Phi
+
+
 @pytest.mark.parametrize("divergence", ["js", "hellinger", "tv", "l2"])
 def test_projection_features_are_the_basis_coefficients_of_psi(divergence):
     """A(p) = sqrt(Z/M) / n_e * Phi' psi(p), computed here from the densities."""
     est = DensityKernelFeatures(divergence, n_components=2, basis_size=12, n_lambdas=3, random_state=0).fit(SETS)
     F = np.maximum(est.densities(SETS[:3]), 1e-12)
     U = est.integration_points_
-    Phi = np.ones((len(U), len(est.basis_indices_)))
-    for d in range(2):
-        k = est.basis_indices_[:, d]
-        Phi *= np.where(k == 0, 1.0, math.sqrt(2) * np.cos(math.pi * np.outer(U[:, d], k)))
+    Phi = cosine_basis(U, est.basis_indices_)
     if divergence == "l2":
         psi, M, Z = [est.densities(SETS[:3])], 1, 1.0
     elif divergence == "hellinger":
@@ -365,10 +372,7 @@ def test_projection_features_in_three_dimensions():
     est = DensityKernelFeatures("js", n_components=2, basis_size=30, n_lambdas=2, random_state=0).fit(sets)
     F = np.maximum(est.densities(sets[:3]), 1e-12)
     U = est.integration_points_
-    Phi = np.ones((len(U), len(est.basis_indices_)))
-    for d in range(3):
-        k = est.basis_indices_[:, d]
-        Phi *= np.where(k == 0, 1.0, math.sqrt(2) * np.cos(math.pi * np.outer(U[:, d], k)))
+    Phi = cosine_basis(U, est.basis_indices_)
     g = [F ** (0.5 + 1j * lam) for lam in est.lambdas_]
     psi = [x.real for x in g] + [x.imag for x in g]
     expected = np.concatenate([p @ Phi for p in psi], axis=1) * math.sqrt(MEASURE_MASS["js"] / 2) / len(U)
