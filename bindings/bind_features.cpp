@@ -200,10 +200,9 @@ void density_project_grid_into(CArray<double> rows, std::size_t n_dims, std::siz
 }
 
 // Random Fourier features of projections P (rows, half): out[:, :half] =
-// scale sin(P), out[:, half:] = scale cos(P), by the SIMD sin/cos of the
-// hashed Fourier features. Runs on the calling thread with the GIL released
-// (the density estimators' blocks; numpy's sin, cos and scaling were three
-// passes there, each a temporary array).
+// scale sin(P), out[:, half:] = scale cos(P) (sin_cos_rows). Runs on the
+// calling thread with the GIL released (the density estimators' blocks,
+// where numpy's sin, cos and scaling made three passes, each a temporary).
 template <class T>
 void sin_cos_rows_into(CArray<double> P, double scale, CArray<T> out) {
     if (P.ndim() != 2) throw py::value_error("P must have shape (rows, half)");
@@ -212,9 +211,7 @@ void sin_cos_rows_into(CArray<double> P, double scale, CArray<T> out) {
     const double* p = P.data();
     T* o = out.mutable_data();
     py::gil_scoped_release release;
-    const auto cos_sin =
-        pyd2ke::detail::simd_table<pyd2ke::detail::FourierCosSinKernel<T>>(pyd2ke::detect_simd_level()).cos_sin;
-    for (std::size_t r = 0; r < rows; ++r) cos_sin(p + r * half, half, scale, o + (2 * r + 1) * half, o + 2 * r * half);
+    pyd2ke::sin_cos_rows(p, rows, half, scale, o);
 }
 
 }  // namespace

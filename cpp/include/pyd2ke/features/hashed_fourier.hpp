@@ -81,4 +81,16 @@ private:
     detail::HashedFourierMap map_;
 };
 
+// Random Fourier features from projections P (rows x half, row-major): row
+// r of out (rows x 2 half) is [scale sin(P_r), scale cos(P_r)], by the same
+// SIMD sin/cos (the density estimators' final step, where the projections
+// come from BLAS). Runs on the calling thread.
+template <class T>
+inline void sin_cos_rows(const double* P, std::size_t rows, std::size_t half, double scale, T* out,
+                         SimdLevel level = detect_simd_level()) {
+    const auto cos_sin = detail::simd_table<detail::FourierCosSinKernel<T>>(require_simd_level(level)).cos_sin;
+    for (std::size_t r = 0; r < rows; ++r)
+        cos_sin(P + r * half, half, scale, out + (2 * r + 1) * half, out + 2 * r * half);
+}
+
 }  // namespace pyd2ke
