@@ -116,6 +116,17 @@ void def_sparse_into(py::class_<PyHashedFourier>& cls) {
             py::arg("n_threads"));
 }
 
+// The nodes of a grid of `side` points per axis in n_dims dimensions,
+// side^n_dims, refused past 2^40 (the density grids and the projections).
+std::size_t grid_nodes(std::size_t n_dims, std::size_t side) {
+    std::size_t nodes = 1;
+    for (std::size_t d = 0; d < n_dims; ++d) {
+        if (nodes > (std::size_t{1} << 40) / side) throw py::value_error("side ** n_dims is too large");
+        nodes *= side;
+    }
+    return nodes;
+}
+
 // Densities of packed sample sets at the midpoint grid nodes (kde_on_grid);
 // out (n_sets, side^n_dims). Runs on the calling thread with the GIL released.
 void kde_on_grid_into(CArray<double> values, Offsets offsets, double h, std::size_t side, bool reflect,
@@ -130,11 +141,7 @@ void kde_on_grid_into(CArray<double> values, Offsets offsets, double h, std::siz
         throw py::value_error("offsets must run from 0 to the number of points");
     if (side < 1 || !(h > 0.0)) throw py::value_error("side must be >= 1 and h > 0");
     const auto n_dims = static_cast<std::size_t>(values.shape(1));
-    std::size_t cells = 1;
-    for (std::size_t d = 0; d < n_dims; ++d) {
-        if (cells > (std::size_t{1} << 40) / side) throw py::value_error("side ** n_dims is too large");
-        cells *= side;
-    }
+    const std::size_t cells = grid_nodes(n_dims, side);
     check_out(out, n_sets, cells);
     const double* points = values.data();
     double* target = out.mutable_data();
@@ -162,30 +169,18 @@ void density_psi_into(CArray<double> F, CArray<double> lambdas, double floor, CA
     pyd2ke::density_psi(f, n_sets, n_e, lams.data(), n_lambdas, floor, target);
 }
 
-// The grid and basis arguments of the projections, checked: the number of
-// grid nodes side^n_dims.
-std::size_t checked_grid_nodes(std::size_t n_dims, std::size_t side, const CArray<double>& table,
-                               const CArray<std::int64_t>& cells) {
-    if (n_dims < 1 || side < 1) throw py::value_error("n_dims and side must be >= 1");
-    std::size_t nodes = 1;
-    for (std::size_t d = 0; d < n_dims; ++d) {
-        if (nodes > (std::size_t{1} << 40) / side) throw py::value_error("side ** n_dims is too large");
-        nodes *= side;
-    }
-    if (table.ndim() != 2 || static_cast<std::size_t>(table.shape(0)) != side || table.shape(1) < 1 ||
-        static_cast<std::size_t>(table.shape(1)) > side)
-        throw py::value_error("table must have shape (side, m) with 1 <= m <= side");
-    if (cells.ndim() != 1) throw py::value_error("cells must be 1-D");
-    return nodes;
-}
-
 // The projections of rows of a function on the grid onto the tensor basis
 // (density_project_grid), into out (n_rows, len(cells)). Runs on the calling
 // thread with the GIL released.
 void density_project_grid_into(CArray<double> rows, std::size_t n_dims, std::size_t side, CArray<double> table,
                                CArray<std::int64_t> cells, double scale, CArray<double> out, const std::string& simd) {
     const pyd2ke::SimdLevel level = checked_simd_level(simd);
-    const std::size_t nodes = checked_grid_nodes(n_dims, side, table, cells);
+    if (n_dims < 1 || side < 1) throw py::value_error("n_dims and side must be >= 1");
+    const std::size_t nodes = grid_nodes(n_dims, side);
+    if (table.ndim() != 2 || static_cast<std::size_t>(table.shape(0)) != side || table.shape(1) < 1 ||
+        static_cast<std::size_t>(table.shape(1)) > side)
+        throw py::value_error("table must have shape (side, m) with 1 <= m <= side");
+    if (cells.ndim() != 1) throw py::value_error("cells must be 1-D");
     if (rows.ndim() != 2 || static_cast<std::size_t>(rows.shape(1)) != nodes)
         throw py::value_error("rows must have shape (n_rows, side ** n_dims)");
     const auto n_rows = static_cast<std::size_t>(rows.shape(0)), n_basis = static_cast<std::size_t>(cells.shape(0));

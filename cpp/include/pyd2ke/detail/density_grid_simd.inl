@@ -2,35 +2,21 @@
 // compiled once per ISA by core/simd_dispatch.hpp (a double stands for the
 // vector in the portable build). No include guard on purpose.
 
-struct GridVec {
-#if PYD2KE_SIMD_VECTOR_BYTES
-    static constexpr std::size_t lanes = PYD2KE_SIMD_VECTOR_BYTES / 8;
-    typedef double V __attribute__((vector_size(PYD2KE_SIMD_VECTOR_BYTES)));
-#else
-    static constexpr std::size_t lanes = 1;
-    typedef double V;
-#endif
-    static PYD2KE_ALWAYS_INLINE V load(const double* p) {
-        V v;
-        std::memcpy(&v, p, sizeof v);
-        return v;
-    }
-    static PYD2KE_ALWAYS_INLINE void store(double* p, V v) { std::memcpy(p, &v, sizeof v); }
-};
+#include "simd_double_vec.inl"
 
 // tile[r][0 .. 2 lanes) += sum over i < count of head[i * W + r] last[i * width + ..],
 // for r < RB: RB x 2 vectors held in registers over the whole of i.
 template <std::size_t RB>
 PYD2KE_ALWAYS_INLINE void add_outer_tile(const double* head, std::size_t W, const double* last, std::size_t width,
                                          std::size_t count, double* tile) {
-    constexpr std::size_t lanes = GridVec::lanes;
-    GridVec::V acc[RB][2];
+    constexpr std::size_t lanes = DoubleVec::lanes;
+    DoubleVec::V acc[RB][2];
     for (std::size_t r = 0; r < RB; ++r) {
-        acc[r][0] = GridVec::load(tile + r * 2 * lanes);
-        acc[r][1] = GridVec::load(tile + r * 2 * lanes + lanes);
+        acc[r][0] = DoubleVec::load(tile + r * 2 * lanes);
+        acc[r][1] = DoubleVec::load(tile + r * 2 * lanes + lanes);
     }
     for (std::size_t i = 0; i < count; ++i) {
-        const GridVec::V l0 = GridVec::load(last + i * width), l1 = GridVec::load(last + i * width + lanes);
+        const DoubleVec::V l0 = DoubleVec::load(last + i * width), l1 = DoubleVec::load(last + i * width + lanes);
         for (std::size_t r = 0; r < RB; ++r) {
             const double h = head[i * W + r];
             acc[r][0] += h * l0;
@@ -38,8 +24,8 @@ PYD2KE_ALWAYS_INLINE void add_outer_tile(const double* head, std::size_t W, cons
         }
     }
     for (std::size_t r = 0; r < RB; ++r) {
-        GridVec::store(tile + r * 2 * lanes, acc[r][0]);
-        GridVec::store(tile + r * 2 * lanes + lanes, acc[r][1]);
+        DoubleVec::store(tile + r * 2 * lanes, acc[r][0]);
+        DoubleVec::store(tile + r * 2 * lanes + lanes, acc[r][1]);
     }
 }
 
@@ -48,7 +34,7 @@ PYD2KE_ALWAYS_INLINE void add_outer_tile(const double* head, std::size_t W, cons
 // 2 lanes). Each element adds the points in order onto its current value.
 inline void add_outer(const double* head, std::size_t W, const double* last, std::size_t width, std::size_t side,
                       std::size_t count, double* out) {
-    constexpr std::size_t lanes = GridVec::lanes, block = 2 * lanes;
+    constexpr std::size_t lanes = DoubleVec::lanes, block = 2 * lanes;
     double tile[4 * block];
     for (std::size_t j = 0; j < W; j += 4) {
         const std::size_t rb = W - j < 4 ? W - j : 4;
@@ -68,4 +54,4 @@ inline void add_outer(const double* head, std::size_t W, const double* last, std
     }
 }
 
-inline DensityGridKernel kernel_table(SimdTableTag<DensityGridKernel>, Isa) { return {add_outer, GridVec::lanes}; }
+inline DensityGridKernel kernel_table(SimdTableTag<DensityGridKernel>, Isa) { return {add_outer, DoubleVec::lanes}; }

@@ -3,33 +3,19 @@
 // the vector in the portable build). Register blocks of 4 outputs, each
 // summed over i in order from 0. No include guard on purpose.
 
-struct ProjectVec {
-#if PYD2KE_SIMD_VECTOR_BYTES
-    static constexpr std::size_t lanes = PYD2KE_SIMD_VECTOR_BYTES / 8;
-    typedef double V __attribute__((vector_size(PYD2KE_SIMD_VECTOR_BYTES)));
-#else
-    static constexpr std::size_t lanes = 1;
-    typedef double V;
-#endif
-    static PYD2KE_ALWAYS_INLINE V load(const double* p) {
-        V v;
-        std::memcpy(&v, p, sizeof v);
-        return v;
-    }
-    static PYD2KE_ALWAYS_INLINE void store(double* p, V v) { std::memcpy(p, &v, sizeof v); }
-};
+#include "simd_double_vec.inl"
 
 // dst[j * Q + q] = sum_i table[i * m + j] src[i * Q + q] for j < KB and
 // one vector of q: the KB sums stay in registers over the whole of i.
 template <std::size_t KB>
 PYD2KE_ALWAYS_INLINE void contract_vector(const double* src, std::size_t n, std::size_t Q, const double* table,
                                           std::size_t m, double* dst) {
-    ProjectVec::V acc[KB] = {};
+    DoubleVec::V acc[KB] = {};
     for (std::size_t i = 0; i < n; ++i) {
-        const ProjectVec::V s = ProjectVec::load(src + i * Q);
+        const DoubleVec::V s = DoubleVec::load(src + i * Q);
         for (std::size_t j = 0; j < KB; ++j) acc[j] += table[i * m + j] * s;
     }
-    for (std::size_t j = 0; j < KB; ++j) ProjectVec::store(dst + j * Q, acc[j]);
+    for (std::size_t j = 0; j < KB; ++j) DoubleVec::store(dst + j * Q, acc[j]);
 }
 
 // dst[r * width + k] = sum_i src[r * n + i] padded[i * width + k] for r < PB
@@ -37,18 +23,18 @@ PYD2KE_ALWAYS_INLINE void contract_vector(const double* src, std::size_t n, std:
 template <std::size_t PB>
 PYD2KE_ALWAYS_INLINE void contract_last_vector(const double* src, std::size_t n, const double* padded,
                                                std::size_t width, double* dst) {
-    ProjectVec::V acc[PB] = {};
+    DoubleVec::V acc[PB] = {};
     for (std::size_t i = 0; i < n; ++i) {
-        const ProjectVec::V t = ProjectVec::load(padded + i * width);
+        const DoubleVec::V t = DoubleVec::load(padded + i * width);
         for (std::size_t r = 0; r < PB; ++r) acc[r] += src[r * n + i] * t;
     }
-    for (std::size_t r = 0; r < PB; ++r) ProjectVec::store(dst + r * width, acc[r]);
+    for (std::size_t r = 0; r < PB; ++r) DoubleVec::store(dst + r * width, acc[r]);
 }
 
 // out[p, k, q] = sum_i table[i, k] in[p, i, q] (Q > 1: the vector runs over q).
 inline void contract_axis(const double* in, std::size_t P, std::size_t n, std::size_t Q, const double* table,
                           std::size_t m, double* out) {
-    constexpr std::size_t lanes = ProjectVec::lanes;
+    constexpr std::size_t lanes = DoubleVec::lanes;
     for (std::size_t p = 0; p < P; ++p) {
         const double* src = in + p * n * Q;
         double* dst = out + p * m * Q;
@@ -81,7 +67,7 @@ inline void contract_last_axis(const double* in, std::size_t P, std::size_t n, c
                                double* out) {
     for (std::size_t p = 0; p < P; p += 4) {
         const std::size_t pb = P - p < 4 ? P - p : 4;
-        for (std::size_t k = 0; k < width; k += ProjectVec::lanes) {
+        for (std::size_t k = 0; k < width; k += DoubleVec::lanes) {
             const double* s = in + p * n;
             double* d = out + p * width + k;
             switch (pb) {
@@ -95,5 +81,5 @@ inline void contract_last_axis(const double* in, std::size_t P, std::size_t n, c
 }
 
 inline DensityProjectKernel kernel_table(SimdTableTag<DensityProjectKernel>, Isa) {
-    return {contract_axis, contract_last_axis, ProjectVec::lanes};
+    return {contract_axis, contract_last_axis, DoubleVec::lanes};
 }

@@ -7,19 +7,13 @@
 // vectors; the inputs are floored densities, positive, finite and normal, so
 // none of fdlibm's special cases arise. The portable build calls std::log.
 
+#include "simd_double_vec.inl"
+
 #if PYD2KE_SIMD_VECTOR_BYTES
 struct PsiVec {
-    static constexpr std::size_t lanes = PYD2KE_SIMD_VECTOR_BYTES / 8;
-    typedef double V __attribute__((vector_size(PYD2KE_SIMD_VECTOR_BYTES)));
+    using V = DoubleVec::V;
     typedef std::int64_t I __attribute__((vector_size(PYD2KE_SIMD_VECTOR_BYTES)));
     typedef std::uint64_t U __attribute__((vector_size(PYD2KE_SIMD_VECTOR_BYTES)));
-
-    static PYD2KE_ALWAYS_INLINE V load(const double* p) {
-        V v;
-        std::memcpy(&v, p, sizeof v);
-        return v;
-    }
-    static PYD2KE_ALWAYS_INLINE void store(double* p, V v) { std::memcpy(p, &v, sizeof v); }
 
     // log x for positive normal finite x.
     static PYD2KE_ALWAYS_INLINE V log(V x) {
@@ -49,12 +43,12 @@ struct PsiVec {
 
 // log and square root of max(f[k], floor) for k < n.
 inline void log_and_root(const double* f, std::size_t n, double floor, double* log_out, double* root_out) {
-    constexpr std::size_t lanes = PsiVec::lanes;
+    constexpr std::size_t lanes = DoubleVec::lanes;
     std::size_t k = 0;
     for (; k + lanes <= n; k += lanes) {
-        PsiVec::V v = PsiVec::load(f + k);
+        DoubleVec::V v = DoubleVec::load(f + k);
         v = v > floor ? v : floor;
-        PsiVec::store(log_out + k, PsiVec::log(v));
+        DoubleVec::store(log_out + k, PsiVec::log(v));
         for (std::size_t l = 0; l < lanes; ++l) root_out[k + l] = std::sqrt(v[l]);
     }
     for (; k < n; ++k) {

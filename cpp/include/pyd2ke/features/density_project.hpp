@@ -24,17 +24,6 @@
 
 namespace pyd2ke {
 
-inline void check_projection(std::size_t n_dims, std::size_t side, std::size_t m, const std::int64_t* cells,
-                             std::size_t n_basis) {
-    if (n_dims == 0 || side == 0 || m == 0) throw std::invalid_argument("density_project_grid: n_dims, side and m must be >= 1");
-    if (m > side) throw std::invalid_argument("density_project_grid: m (basis functions per axis) must be <= side");
-    std::size_t box = 1;
-    for (std::size_t d = 0; d < n_dims; ++d) box *= m;
-    for (std::size_t v = 0; v < n_basis; ++v)
-        if (cells[v] < 0 || static_cast<std::size_t>(cells[v]) >= box)
-            throw std::invalid_argument("density_project_grid: a basis cell lies outside the box m^n_dims");
-}
-
 // rows: (n_rows, side^n_dims) row-major, a function at the grid nodes in C
 // order; table: (side, m) row-major, B[node, k]; cells: n_basis indices into
 // the box {0..m-1}^n_dims in C order (sum_d alpha_d m^(n_dims-1-d)); out:
@@ -42,7 +31,13 @@ inline void check_projection(std::size_t n_dims, std::size_t side, std::size_t m
 inline void density_project_grid(const double* rows, std::size_t n_rows, std::size_t n_dims, std::size_t side,
                                  const double* table, std::size_t m, const std::int64_t* cells, std::size_t n_basis,
                                  double scale, double* out, SimdLevel level = detect_simd_level()) {
-    check_projection(n_dims, side, m, cells, n_basis);
+    if (n_dims == 0 || side == 0 || m == 0) throw std::invalid_argument("density_project_grid: n_dims, side and m must be >= 1");
+    if (m > side) throw std::invalid_argument("density_project_grid: m (basis functions per axis) must be <= side");
+    std::size_t box = 1;
+    for (std::size_t d = 0; d < n_dims; ++d) box *= m;
+    for (std::size_t v = 0; v < n_basis; ++v)
+        if (cells[v] < 0 || static_cast<std::size_t>(cells[v]) >= box)
+            throw std::invalid_argument("density_project_grid: a basis cell lies outside the box m^n_dims");
     detail::GridProjector(n_dims, side, table, m, cells, n_basis, scale, require_simd_level(level))
         .project(rows, n_rows, out);
 }

@@ -20,16 +20,12 @@
 
 namespace pyd2ke {
 
-// Normal: the vector log reads the exponent from the bits.
-inline void check_density_floor(double floor) {
-    if (!(floor >= std::numeric_limits<double>::min()))
-        throw std::invalid_argument("density_psi: the density floor must be a positive normal number (>= 2.2e-308)");
-}
-
 // F: (n_sets, n_e) row-major; out: (n_sets, 2 * n_lambdas, n_e) row-major.
 inline void density_psi(const double* F, std::size_t n_sets, std::size_t n_e, const double* lambdas,
                         std::size_t n_lambdas, double floor, double* out, SimdLevel level = detect_simd_level()) {
-    check_density_floor(floor);
+    // Normal: the vector log reads the exponent from the bits.
+    if (!(floor >= std::numeric_limits<double>::min()))
+        throw std::invalid_argument("density_psi: the density floor must be a positive normal number (>= 2.2e-308)");
     detail::density_psi_rows(F, n_sets, n_e, lambdas, n_lambdas, floor, out, require_simd_level(level));
 }
 
