@@ -2,7 +2,8 @@
 embed a bundled real dataset with parameters chosen beforehand, train a
 linear model, and compare accuracy and time with an exact-distance baseline.
 
-Each runner prints what the task and the features are, in plain words, and
+Each runner prints what the task and the features are, in plain words
+(``INTRODUCTIONS``, filled with the run's sizes and parameters), and
 returns a ``Report``: rows ``{method, accuracy, fit, predict}`` (seconds),
 the indices of the method's row and of the baseline's, and optional extra
 lines (the strings task adds a time sweep against N). ``main`` prints the
@@ -75,6 +76,59 @@ SIFT_PARAMS = {"kernel": "soft", "C": 3e-3}
 
 DEFAULT_COMPONENTS_HELP = (f"{DNA_COMPONENTS} for strings, 512 for time series, 2048 for documents, "
                            "1024 for sets, 256 for graphs")
+
+
+# What each runner prints before its table, in plain words: the data, the
+# method and the baseline; the fields come from the run (sizes, parameters).
+INTRODUCTIONS = {
+    "strings": {
+        "data": "StatLog DNA: {n_train} training and {n_test} test DNA strings of 60 letters (A, C, G, T), 3 "
+                "classes: exon-intron boundary, intron-exon boundary, neither.",
+        "method": "Random String Embedding (RSE) describes each string by {n} numbers: its similarities "
+                  "exp(-d / m) to {n} random strings (pieces of training strings up to {max_length} letters), d "
+                  "the edit distance (Levenshtein: the fewest letters to insert, delete or change), m the median "
+                  "such distance. A linear model on them (here a ridge classifier) approximates a kernel machine on "
+                  "the edit distance, at a cost linear in the number of strings.",
+        "baseline": "Baseline: exact {k}-NN, the majority label of the {k} training strings nearest in edit "
+                    "distance; it compares every test string with every training string.",
+    },
+    "timeseries": {
+        "data": "JapaneseVowels: {n_train} training and {n_test} test recordings of a spoken vowel (12 channels, "
+                "7-29 time steps), {n_classes} speakers to tell apart.",
+        "method": "Random Warping Series (RWS) describes each series by {n} numbers: its dynamic time warping "
+                  "(DTW) distances, which align series of different speeds, to {n} random series of up to "
+                  "{max_length} steps. A linear SVM on them approximates a kernel machine on DTW.",
+        "baseline": "Baseline: exact 1-NN, the label of the training series nearest in DTW; it compares every "
+                    "test series with every training series.",
+    },
+    "documents": {
+        "data": "BBC News: {n_train} training and {n_test} test news articles, {n_classes} topics; words come "
+                "with {dim}-d GloVe word vectors.",
+        "method": "Word Mover's Embedding (WME) describes each document by {n} numbers: similarities to {n} "
+                  "random documents of 1-6 words, measured by the Word Mover's distance (the least total "
+                  "distance, between word vectors, to move one document's words onto the other's), so that "
+                  "documents using different but related words come out close. A linear SVM on them approximates "
+                  "a kernel machine on that distance.",
+        "baseline": "Baseline: tf-idf word counts + linear SVM, which uses the words only, not their vectors.",
+    },
+    "sets": {
+        "data": "Digits as SIFT descriptor sets: {n_train} training and {n_test} test images of handwritten "
+                "digits, each a set of 1-36 128-d SIFT descriptors, {n_classes} classes.",
+        "method": "RandomSetEmbedding describes each set by {n} numbers: similarities exp(-d / m) to {n} random "
+                  "sets of 3-15 unit vectors, d the modified Hausdorff distance (the mean distance from a point to "
+                  "the nearest point of the other set, the larger of the two directions), m the median such "
+                  "distance. A linear SVM on them approximates a kernel machine on that distance.",
+        "baseline": "Baseline: exact 1-NN, the label of the training set nearest in modified Hausdorff distance; "
+                    "it compares every test set with every training set.",
+    },
+}
+
+
+def introduce(task, *parts, **fields):
+    """Print the named parts of the task's introduction (default: data,
+    method and baseline), each filled with the run's fields."""
+    for part in parts or ("data", "method", "baseline"):
+        print(INTRODUCTIONS[task][part].format(**fields))
 
 
 @dataclass
@@ -211,8 +265,7 @@ def run_strings(n_components=None, n_jobs=None, search=False):
     """StatLog DNA: Random String Embedding against k-NN with the exact Levenshtein distance."""
     n_components = n_components or DNA_COMPONENTS
     data = load_statlog_dna()
-    print(f"StatLog DNA: {len(data.X_train)} training and {len(data.X_test)} test DNA strings of 60 letters "
-          f"(A, C, G, T), 3 classes: exon-intron boundary, intron-exon boundary, neither.")
+    introduce("strings", "data", n_train=len(data.X_train), n_test=len(data.X_test))
     params, k = dict(DNA_PARAMS), DNA_K
     if search:
         grid_search = GridSearchCV(_rse_pipeline(n_components, params, n_jobs), DNA_GRID,
@@ -226,13 +279,7 @@ def run_strings(n_components=None, n_jobs=None, search=False):
                          StratifiedKFold(5, shuffle=True, random_state=0)).chosen["k"]
         print(f"CV search on the training set ({seconds:.1f} s): max_length {params['max_length']}, ridge alpha "
               f"{params['alpha']:g} (CV accuracy {grid_search.best_score_:.4f}); k-NN: k = {k}")
-    print(f"Random String Embedding (RSE) describes each string by {n_components} numbers: its similarities "
-          f"exp(-d / m) to {n_components} random strings (pieces of training strings up to {params['max_length']} "
-          f"letters), d the edit distance (Levenshtein: the fewest letters to insert, delete or change), m the "
-          f"median such distance. A linear model on them (here a ridge classifier) approximates a kernel machine "
-          f"on the edit distance, at a cost linear in the number of strings.")
-    print(f"Baseline: exact {k}-NN, the majority label of the {k} training strings nearest in edit distance; "
-          f"it compares every test string with every training string.")
+    introduce("strings", "method", "baseline", n=n_components, max_length=params["max_length"], k=k)
     rse = _rse_pipeline(n_components, params, n_jobs)
     rows = [_row(f"RSE ({n_components} random strings) + ridge classifier",
                  *_fit_and_score(rse, data.X_train, data.y_train, data.X_test, data.y_test))]
@@ -246,18 +293,12 @@ def run_strings(n_components=None, n_jobs=None, search=False):
 def run_timeseries(n_components=None, n_jobs=None, search=False):
     """JapaneseVowels: Random Warping Series against 1-NN with the exact DTW distance."""
     data = load_japanese_vowels()
-    print(f"JapaneseVowels: {len(data.X_train)} training and {len(data.X_test)} test recordings of a spoken vowel "
-          f"(12 channels, 7-29 time steps), {len(data.classes)} speakers to tell apart.")
     n_components = n_components or 512
     params = VOWELS_PARAMS
-    print(f"Random Warping Series (RWS) describes each series by {n_components} numbers: its dynamic time warping "
-          f"(DTW) distances, which align series of different speeds, to {n_components} random series of up to "
-          f"{params['max_length']} steps. A linear SVM on them approximates a kernel machine on DTW.")
-    print("Baseline: exact 1-NN, the label of the training series nearest in DTW; it compares every test series "
-          "with every training series.")
+    introduce("timeseries", n_train=len(data.X_train), n_test=len(data.X_test), n_classes=len(data.classes),
+              n=n_components, max_length=params["max_length"])
     rws = RandomWarpingSeries(n_components, max_length=params["max_length"], kernel=params["kernel"], derivative=False,
-                              random_state=0,
-                              n_jobs=n_jobs)
+                              random_state=0, n_jobs=n_jobs)
     return Report([
         _embedding_row(f"RWS ({n_components} random series) + linear SVM",
                        rws, params["C"], data.X_train, data.y_train, data.X_test, data.y_test),
@@ -269,16 +310,10 @@ def run_timeseries(n_components=None, n_jobs=None, search=False):
 def run_documents(n_components=None, n_jobs=None, search=False):
     """BBC News: Word Mover's Embedding against tf-idf + LinearSVC."""
     data = load_bbc_news()
-    print(f"BBC News: {len(data.y_train)} training and {len(data.y_test)} test news articles, "
-          f"{len(data.classes)} topics; words come with {data.embeddings.shape[1]}-d GloVe word vectors.")
     n_components = n_components or 2048
     params = BBC_PARAMS
-    print(f"Word Mover's Embedding (WME) describes each document by {n_components} numbers: similarities to "
-          f"{n_components} random documents of 1-6 words, measured by the Word Mover's distance (the least "
-          f"total distance, between word vectors, to move one document's words onto the other's), so that "
-          f"documents using different but related words come out close. A linear SVM on them approximates a "
-          f"kernel machine on that distance.")
-    print("Baseline: tf-idf word counts + linear SVM, which uses the words only, not their vectors.")
+    introduce("documents", n_train=len(data.y_train), n_test=len(data.y_test), n_classes=len(data.classes),
+              dim=data.embeddings.shape[1], n=n_components)
     wme = WordMoversEmbedding(n_components, embeddings=data.embeddings, weighting=params["weighting"],
                               distribution=params["distribution"], random_state=0, n_jobs=n_jobs, dtype=np.float32)
     tfidf_svc = make_pipeline(TfidfTransformer(sublinear_tf=True), LinearSVC(C=1.0))
@@ -295,17 +330,11 @@ def run_documents(n_components=None, n_jobs=None, search=False):
 def run_sets(n_components=None, n_jobs=None, search=False):
     """Digits as SIFT descriptor sets: RandomSetEmbedding against 1-NN with the exact modified Hausdorff distance."""
     data = load_digits_sift()
-    print(f"Digits as SIFT descriptor sets: {len(data.y_train)} training and {len(data.y_test)} test images of "
-          f"handwritten digits, each a set of 1-36 128-d SIFT descriptors, {len(data.classes)} classes.")
     n_components = n_components or 1024
+    introduce("sets", n_train=len(data.y_train), n_test=len(data.y_test), n_classes=len(data.classes),
+              n=n_components)
     X_train, X_test = unit_descriptors(data.X_train), unit_descriptors(data.X_test)
     params = SIFT_PARAMS
-    print(f"RandomSetEmbedding describes each set by {n_components} numbers: similarities exp(-d / m) to "
-          f"{n_components} random sets of 3-15 unit vectors, d the modified Hausdorff distance (the mean distance "
-          f"from a point to the nearest point of the other set, the larger of the two directions), m the median "
-          f"such distance. A linear SVM on them approximates a kernel machine on that distance.")
-    print("Baseline: exact 1-NN, the label of the training set nearest in modified Hausdorff distance; it "
-          "compares every test set with every training set.")
     rse = RandomSetEmbedding(n_components, kernel=params["kernel"], random_state=0, n_jobs=n_jobs, dtype=np.float32)
     return Report([
         _embedding_row(f"RandomSetEmbedding ({n_components} random sets) + linear SVM",
