@@ -351,16 +351,21 @@ class RandomMaclaurin(Pyd2keTransformer):
         self._n_inner_features = n_inner_features
 
     def _check_input(self, X):
-        """X as the factors read it: the shared inner map's features, or X
-        itself when every factor has its own map."""
+        """X checked whole, and the check of each chunk: its shared inner
+        map's features (or its rows when there is no inner map), computed a
+        chunk at a time so that the inner features need O(chunk) memory; none
+        when every factor applies its own map to the rows."""
         checked = check_no_missing_rows(X, n_threads=effective_n_threads(self.n_jobs))
         X = validate_data(self, X, accept_sparse="csr", dtype=(np.float64, np.float32), reset=False,
                           ensure_all_finite=not checked)
-        if not self._shared_inner():
-            return X, None
+        return X, (self._shared_features if self._shared_inner() else None)
+
+    def _shared_features(self, X):
+        """One chunk as every factor reads it: the shared inner map's
+        features, or the rows themselves, inside the kernel's domain."""
         Xi = self._inner_features(X)
         self._check_domain(Xi)
-        return Xi, None
+        return Xi
 
     def _transform_chunk(self, Xi, out):
         """Random Maclaurin features of Xi, shape (n_samples, n_components) (plus

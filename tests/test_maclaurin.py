@@ -220,6 +220,39 @@ def test_compositional_kernel_draws_a_map_per_factor():
     np.testing.assert_allclose(shared.transform(X), plain.transform(X), rtol=1e-12)
 
 
+class _RowsSeen(BaseEstimator, TransformerMixin):
+    """A deterministic inner map (x / 2) that records how many rows each
+    transform call gets."""
+
+    def fit(self, X, y=None):
+        self.calls_ = []
+        return self
+
+    def transform(self, X):
+        self.calls_.append(X.shape[0])
+        return X * 0.5
+
+
+def test_shared_inner_map_runs_a_chunk_at_a_time():
+    """chunking() bounds the shared inner map's features too: the map sees
+    chunks, never the whole input, and the rows are those of one call."""
+    import pyd2ke
+
+    X = unit_sphere(40, 6)
+    rm = RandomMaclaurin(16, kernel="vovk_inf", inner=_RowsSeen(), random_state=0).fit(X)
+    whole = rm.transform(X)
+    seen = rm.inner_maps_[0].calls_
+    seen.clear()
+    with pyd2ke.chunking(max_items=7):
+        np.testing.assert_array_equal(rm.transform(X), whole)
+    assert seen == [7, 7, 7, 7, 7, 5]
+    # A row outside the kernel's domain is named in the whole input.
+    Y = X.copy()
+    Y[23] *= 3
+    with pyd2ke.chunking(max_items=7), pytest.raises(ValueError, match=r"X\[23\] has norm 1.5 >= 1"):
+        rm.transform(Y)
+
+
 @pytest.mark.parametrize(
     "params, error, match",
     [
