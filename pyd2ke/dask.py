@@ -16,10 +16,10 @@ Example
 >>> import dask.bag as db
 >>> from pyd2ke import RandomStringEmbedding
 >>> from pyd2ke.dask import transform
->>> rse = RandomStringEmbedding(64, random_state=0, n_jobs=1).fit(["ACGT", "GATTACA"])
+>>> rse = RandomStringEmbedding(8, random_state=0, n_jobs=1).fit(["ACGT", "GATTACA"])
 >>> Z = transform(rse, db.from_sequence(["ACG", "TTA", "GATTACA"], npartitions=2), lengths=True)
 >>> Z.chunks
-((2, 1), (64,))
+((2, 1), (8,))
 """
 
 import time

@@ -80,10 +80,10 @@ class RandomStringEmbedding(D2KEBase):
     Examples
     --------
     >>> from pyd2ke import RandomStringEmbedding
-    >>> rse = RandomStringEmbedding(n_components=64, random_state=0)
+    >>> rse = RandomStringEmbedding(n_components=16, random_state=0)
     >>> Z = rse.fit_transform(["ACGTACGT", "ACGTTT", "GGGCCA"])
     >>> Z.shape
-    (3, 64)
+    (3, 16)
     """
 
     metric = "levenshtein"
