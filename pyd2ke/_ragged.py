@@ -162,11 +162,15 @@ class Ragged:
         values = self.values
         # One sum first (a NaN or an infinity makes it non-finite): three
         # passes and a mask only when it is not finite (or overflowed).
-        if np.isfinite(values.sum(dtype=np.float64)):
-            return self
+        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf in the sum is what it looks for
+            if np.isfinite(values.sum(dtype=np.float64)):
+                return self
         finite = np.isfinite(values).all(axis=1) if values.ndim == 2 else np.isfinite(values)
         where = self.first_bad_row(~finite)
         if where is not None:
+            # Packed as float32, a finite value beyond its range became an infinity.
+            beyond = (" or a value beyond float32's range (3.4e38; rescale it or use dtype=np.float64)"
+                      if values.dtype == np.float32 else "")
             raise ValueError(f"{name}[{where[0]}] contains NaN or infinity (at {what} {where[1]}): a missing or "
-                             f"infinite value; drop, fill or interpolate it first")
+                             f"infinite value{beyond}; drop, fill or interpolate it first")
         return self

@@ -537,6 +537,28 @@ def test_overflowing_distances_are_errors():
         rws.transform([np.full((2, 2), 1e200)])
 
 
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("standardize", [False, True])
+def test_overflowing_distances_are_errors_with_the_soft_kernel_too(dtype, standardize):
+    # exp(-gamma * inf) is 0: the soft kernel's features of an overflowed
+    # distance looked like a far object (or, standardised, like -mean /
+    # scale) instead of an error naming it.
+    rng = np.random.default_rng(0)
+    X = [rng.normal(size=(5, 2)) for _ in range(6)]
+    big = X[:2] + [np.full((5, 2), 1e200)]
+    for estimator in (RandomWarpingSeries(4, derivative=False, standardize=standardize, random_state=0, dtype=dtype),
+                      RandomSetEmbedding(4, standardize=standardize, random_state=0, dtype=dtype)):
+        estimator.fit(X)
+        # In float32 the packing finds 1e200 first: beyond float32's range.
+        match = r"overflowed .*X\[2\]" if dtype == np.float64 else r"X\[2\] .* beyond float32's range"
+        with pytest.raises(ValueError, match=match):
+            estimator.transform(big)
+        if dtype == np.float32:  # finite in float32, overflowing in the distances
+            with pytest.raises(ValueError, match=r"overflowed .*X\[2\]"):
+                estimator.transform(X[:2] + [np.full((5, 2), 1e30)])
+
+
 def test_bag_of_words_with_empty_last_document():
     E = np.array([[0.0]])
     bow = sp.csr_matrix(np.array([[1.0], [0.0]]))

@@ -115,4 +115,10 @@ def soft_or_direct(distances, gamma, kernel, out):
     """D2KE features from distances, for engines that compute distances only:
     exp(-gamma d) / sqrt(R) (soft) or d / sqrt(R) (direct)."""
     scale = 1.0 / np.sqrt(out.shape[1])
-    out[...] = np.exp(-gamma * distances) * scale if kernel == "soft" else distances * scale
+    if kernel != "soft":
+        out[...] = distances * scale
+        return
+    with np.errstate(invalid="ignore"):
+        # An overflowed distance gives NaN, not exp(-inf) = 0, so that the
+        # finite check names the object (as the compiled engines do).
+        out[...] = np.where(np.isfinite(distances), np.exp(-gamma * distances) * scale, np.nan)

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -29,13 +30,18 @@ namespace pyd2ke {
 
 enum class D2KEKernel { soft, direct };
 
-// Turns a row of distances into features, in place.
+// Turns a row of distances into features, in place. A distance that
+// overflowed (or is NaN) gives a NaN feature, not exp(-inf) = 0: the caller's
+// finite check then names the object, as it does for the direct kernel.
 template <class T>
 void distances_to_features(T* row, std::size_t n_random, double gamma, D2KEKernel kernel) {
     const double scale = 1.0 / std::sqrt(static_cast<double>(n_random));
     if (kernel == D2KEKernel::soft) {
-        for (std::size_t j = 0; j < n_random; ++j)
-            row[j] = static_cast<T>(std::exp(-gamma * static_cast<double>(row[j])) * scale);
+        for (std::size_t j = 0; j < n_random; ++j) {
+            const double d = static_cast<double>(row[j]);
+            row[j] = static_cast<T>(std::isfinite(d) ? std::exp(-gamma * d) * scale
+                                                     : std::numeric_limits<double>::quiet_NaN());
+        }
     } else {
         for (std::size_t j = 0; j < n_random; ++j) row[j] = static_cast<T>(static_cast<double>(row[j]) * scale);
     }
