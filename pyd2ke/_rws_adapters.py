@@ -3,6 +3,8 @@ pyd2ke.sktime): their parameters, the RWS they fit and the classifier
 pipeline. Each adapter only turns its framework's collections into pyd2ke's
 (length, channels) series."""
 
+import warnings
+
 import numpy as np
 from sklearn.base import clone
 from sklearn.linear_model import RidgeClassifierCV
@@ -10,6 +12,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from ._base import store_parameters
+from ._domains.series import SeriesLayoutWarning
 from .timeseries import RandomWarpingSeries
 
 # The tags both frameworks name alike; each adapter adds its own.
@@ -21,12 +24,22 @@ TAGS = {
 
 
 def as_steps(X, case_steps):
-    """A collection as pyd2ke's (length, channels) series: a 3-D array
-    (n_cases, n_channels, n_timepoints) transposed at once, or a list whose
-    cases case_steps turns into (length, channels) float64 arrays."""
+    """A collection as a list of pyd2ke's (length, channels) series: a 3-D
+    array (n_cases, n_channels, n_timepoints) transposed at once, or a list
+    whose cases case_steps turns into (length, channels) float64 arrays. A
+    list, not a 3-D array: pyd2ke refuses a 3-D array with more channels
+    than steps, which the adapters know to be right."""
     if isinstance(X, np.ndarray):
-        return np.ascontiguousarray(X.transpose(0, 2, 1), dtype=np.float64)
+        return list(np.ascontiguousarray(X.transpose(0, 2, 1), dtype=np.float64))
     return [np.ascontiguousarray(case_steps(case)) for case in X]
+
+
+def fit_known_layout(estimator, X, y=None):
+    """estimator.fit(X, y) on series whose layout the adapter made (no
+    warning about more channels than steps: there are that many)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SeriesLayoutWarning)
+        return estimator.fit(X, y)
 
 
 def rws_of(adapter):
@@ -55,7 +68,7 @@ class TransformerAdapter:
         super().__init__()
 
     def _fit(self, X, y=None):
-        self.rws_ = rws_of(self).fit(self._steps(X))
+        self.rws_ = fit_known_layout(rws_of(self), self._steps(X))
         return self
 
 
@@ -69,7 +82,7 @@ class ClassifierAdapter:
         super().__init__()
 
     def _fit(self, X, y):
-        self.pipeline_ = classifier_pipeline(self).fit(self._steps(X), y)
+        self.pipeline_ = fit_known_layout(classifier_pipeline(self), self._steps(X), y)
         return self
 
     def _predict(self, X):

@@ -119,6 +119,7 @@ class D2KEBase(Pyd2keTransformer):
                 self.node_label_vocabulary_ = vocabulary
         X, flavour = domain.check(X, name, check_dtype(self.dtype))
         if reset:
+            domain.check_layout(X, name)
             self.input_flavour_ = flavour
         elif flavour != self.input_flavour_:
             raise domain.flavour_error(name, flavour, self.input_flavour_)

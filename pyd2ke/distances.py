@@ -44,10 +44,12 @@ def _pairwise_distances(X, Y, metric, n_jobs, dtype, metric_params):
     params = check_metric_params(domain, metric, metric_params, "keyword arguments")
     dtype = check_dtype(dtype)
     X, flavour_x = domain.check(X, "X", dtype)
+    domain.check_layout(X, "X")
     if Y is None:
         Y, flavour_y = X, flavour_x
     else:
         Y, flavour_y = domain.check(Y, "Y", dtype)
+        domain.check_layout(Y, "Y")
     if flavour_x != flavour_y:
         raise domain.flavour_error("Y", flavour_y, flavour_x)
     n_threads = effective_n_threads(n_jobs)

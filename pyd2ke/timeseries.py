@@ -15,7 +15,15 @@ import numpy as np
 from ._auto import series_local_fraction, series_max_length
 from ._base import COUNT, Interval, StrOptions, store_parameters
 from ._docstrings import fill_doc
-from ._domains.series import MIN_LENGTH, SCALE, DerivativeEngine, append_derivatives, check_series, check_window
+from ._domains.series import (
+    MIN_LENGTH,
+    SCALE,
+    DerivativeEngine,
+    append_derivatives,
+    check_series,
+    check_window,
+    warn_if_channels_first,
+)
 from ._validation import (
     check_non_negative_real,
     check_positive_int,
@@ -45,7 +53,7 @@ def znormalize(X, eps=1e-8):
     """
     eps = check_non_negative_real(eps, "eps")
     X = list(X) if not isinstance(X, np.ndarray) else X
-    packed = check_series(X)
+    packed = warn_if_channels_first(check_series(X))
     univariate = [np.ndim(s) == 1 for s in X]
     out = []
     for s, flat in zip(packed.to_list(), univariate):

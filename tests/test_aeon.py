@@ -2,6 +2,8 @@
 aeon's own collections (3-D arrays and unequal-length lists of
 (n_channels, n_timepoints) arrays), passing aeon's estimator checks."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -37,6 +39,12 @@ def test_transformer_reads_aeon_layouts():
     Z = RandomWarpingSeriesTransformer(16, random_state=0).fit_transform(unequal)
     ours = pyd2ke.RandomWarpingSeries(16, random_state=0, dtype=np.float32).fit_transform([u.T for u in unequal])
     np.testing.assert_array_equal(Z, ours)
+    # Fewer steps than channels: pyd2ke refuses such a 3-D array and warns on
+    # such a list; the adapter knows the layout, and does neither.
+    short = rng.normal(size=(6, 12, 5))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert RandomWarpingSeriesTransformer(8, random_state=0).fit_transform(short).shape == (6, 8)
 
 
 def test_classifier_on_unequal_length_pickup_gestures():

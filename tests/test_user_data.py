@@ -4,6 +4,8 @@ values are named "missing" with their index, and aeon's
 (n_cases, n_channels, n_timepoints) arrays are never read the other way
 round."""
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.base import clone
@@ -11,7 +13,10 @@ from sklearn.compose import ColumnTransformer
 
 import pyd2ke
 from cases import ALL_CASES, as_dense
+from pyd2ke._domains.series import SeriesLayoutWarning
 from pyd2ke.datasets import load_statlog_dna
+from pyd2ke.distances import pairwise_distances
+from pyd2ke.timeseries import znormalize
 
 pd = pytest.importorskip("pandas", reason="DataFrames come from pandas, in the test extra")
 
@@ -88,6 +93,30 @@ def test_aeon_layout_is_never_read_as_channels():
         rws.transform(X)
     # More steps than channels: the documented layout, read as it is.
     assert pyd2ke.RandomWarpingSeries(8, random_state=0).fit(X.transpose(0, 2, 1)[:, :, :2]).input_flavour_ == 2
+
+
+def test_a_list_of_aeon_cases_is_named():
+    """aeon's collections also come as lists of (n_channels, n_timepoints)
+    cases; read as (length, channels) they swap steps and channels without
+    an error. Equal-length ones warn (more channels than steps in every
+    series: a list may mean it, as word-vector sequences do), unequal-length
+    ones name the layout in their channel error."""
+    rng = np.random.default_rng(0)
+    cases = [rng.normal(size=(3, 40)) for _ in range(6)]
+    with pytest.warns(SeriesLayoutWarning, match=r"X\[0\]: 3 steps of 40 channels.*\[x\.T for x in X\]"):
+        pyd2ke.RandomWarpingSeries(8, random_state=0).fit(cases)
+    with pytest.warns(SeriesLayoutWarning, match="more channels than steps"):
+        pairwise_distances(cases, metric="dtw")
+    with pytest.warns(SeriesLayoutWarning, match="more channels than steps"):
+        znormalize(cases)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fitted = pyd2ke.RandomWarpingSeries(8, random_state=0).fit([c.T for c in cases])
+        fitted.transform([c.T[:2] for c in cases])  # short series at transform: no warning
+        pairwise_distances([c.T for c in cases], metric="dtw")
+    unequal = [rng.normal(size=(3, n)) for n in (20, 31, 25)]
+    with pytest.raises(ValueError, match=r"X\[1\] has 31 channels.*3 rows.*\[x\.T for x in X\]"):
+        pyd2ke.RandomWarpingSeries(8).fit(unequal)
 
 
 def _labelled_pairs(n, names, seed=0):

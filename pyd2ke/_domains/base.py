@@ -53,6 +53,11 @@ class Domain:
         """The exception for input whose flavour differs from the fit data's (or X's)."""
         raise NotImplementedError
 
+    def check_layout(self, X, name="X"):
+        """Warn when checked objects X (fit data, or pairwise_distances'
+        input) look like another library's layout read the wrong way round;
+        most domains have no such doubt."""
+
     def check_params(self, metric, params):
         """The metric's keyword parameters, validated (unknown names are
         rejected by check_metric_params before this is called)."""

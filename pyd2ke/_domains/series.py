@@ -4,6 +4,7 @@ ground cost across channels, summed along the path, optional Sakoe-Chiba
 window); random series of Gaussian values."""
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -72,11 +73,37 @@ def check_series(X, name="X", dtype=np.float64):
         if a.shape[1] == 0:
             raise ValueError(f"{name}[{i}] has no channels")
         if channels is None:
-            channels = a.shape[1]
+            channels, first_rows = a.shape[1], a.shape[0]
         elif a.shape[1] != channels:
-            raise ValueError(f"{name}[{i}] has {a.shape[1]} channels, but {name}[0] has {channels}")
+            # aeon's unequal-length cases (n_channels, n_timepoints) share their rows, not their columns.
+            hint = (f"; every series so far has {first_rows} rows: if they are aeon's or sktime's (n_channels, "
+                    f"n_timepoints) cases, pass [x.T for x in {name}] (pyd2ke reads (length, channels))"
+                    if all(s.shape[0] == first_rows for s in series) and a.shape[0] == first_rows else "")
+            raise ValueError(f"{name}[{i}] has {a.shape[1]} channels, but {name}[0] has {channels}{hint}")
         series.append(a)
     return Ragged.pack(series, dtype).check_finite(name, "step")
+
+
+class SeriesLayoutWarning(UserWarning):
+    """Every series has more channels than steps: the look of aeon's or
+    sktime's (n_channels, n_timepoints) cases read as (length, channels)."""
+
+
+def warn_if_channels_first(packed, name="X"):
+    """A SeriesLayoutWarning when every series of the checked `packed` (two
+    or more) has more channels than steps. Only a warning, unlike the 3-D array that
+    check_series refuses: a list is the way to pass series that really are
+    a few wide steps (sequences of word vectors, say)."""
+    lengths = packed.lengths()
+    # Two series at least: a collection read the wrong way round has many,
+    # and one short wide series (a query) is no sign of it.
+    if packed.dim > 1 and lengths.size >= 2 and packed.dim > lengths.max():
+        warnings.warn(
+            f"every series of {name} has more channels than steps ({name}[0]: {lengths[0]} "
+            f"step{'' if lengths[0] == 1 else 's'} of {packed.dim} channels). pyd2ke reads a series as (length, channels): if these are aeon's or sktime's "
+            f"(n_channels, n_timepoints) cases, pass [x.T for x in {name}]",
+            SeriesLayoutWarning, stacklevel=2)
+    return packed
 
 
 def check_window(window, name="window"):
@@ -184,6 +211,9 @@ class SeriesDomain(RaggedDomain):
 
     def check_ragged(self, X, name, dtype):
         return check_series(X, name, dtype)
+
+    def check_layout(self, X, name="X"):
+        warn_if_channels_first(X, name)
 
     def flavour_error(self, name, got, expected):
         return ValueError(
