@@ -214,7 +214,15 @@ class HashedRandomFourier(Pyd2keTransformer):
 
 
 def _l1_distances(X, rows, n_threads):
-    """L1 distances between the given rows of X (dense, CSR or ESPSketches)."""
+    """L1 distances between the given rows of X (dense, CSR or ESPSketches).
+    CSR rows go through the sketches' merge as (column, value) lists, since
+    scikit-learn's sparse manhattan_distances takes 32-bit column indices
+    only (ESPVectorizer's columns are 64-bit hashes)."""
+    if sp.issparse(X):
+        S = sp.csr_matrix(X[rows], copy=True)
+        S.sum_duplicates()  # canonical: columns ascending, each once, as the merge needs
+        X, rows = ESPSketches(S.indices.astype(np.uint64), S.data.astype(np.float64),
+                              S.indptr.astype(np.int64)), np.arange(len(rows))
     if isinstance(X, ESPSketches):
         S = X.take(rows)
         out = np.empty((len(rows), len(rows)))

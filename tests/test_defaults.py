@@ -108,6 +108,28 @@ def test_hashed_fourier_beta_auto_is_twice_the_median_l1():
     assert pyd2ke.HashedRandomFourier(random_state=0).fit(np.ones((3, 2))).beta_ == 1.0  # no spread
 
 
+def test_hashed_fourier_beta_auto_on_any_csr():
+    """Sparse rows of any sign, with duplicate and unsorted columns, and
+    64-bit column ids (ESPVectorizer's hashes: scikit-learn's sparse
+    manhattan_distances refused them)."""
+    X = sp.random(40, 60, density=0.2, random_state=1, format="csr")
+    X.data -= 0.5
+    D = manhattan_distances(X.toarray())
+    expected = 2 * np.median(D[np.triu_indices(40, 1)])
+    # Row 0 gains (column 3, +0.25) and (column 3, -0.25) ahead of its own
+    # entries: the same row, in a non-canonical form, with 64-bit indices.
+    messy = sp.csr_matrix((np.r_[[0.25, -0.25], X.data], np.r_[[3, 3], X.indices].astype(np.int64),
+                           np.r_[0, X.indptr[1:] + 2].astype(np.int64)), shape=X.shape)
+    assert not messy.has_canonical_format
+    for A in (X, messy):
+        assert pyd2ke.HashedRandomFourier(random_state=0).fit(A).beta_ == pytest.approx(expected)
+    E = pyd2ke.ESPVectorizer(n_features=2**40).fit_transform(strings(30))
+    assert E.indices.dtype == np.int64
+    sketches = pyd2ke.ESPVectorizer(output="sketch").fit_transform(strings(30))
+    from_csr = pyd2ke.HashedRandomFourier(random_state=0).fit(E).beta_
+    assert from_csr == pytest.approx(pyd2ke.HashedRandomFourier(random_state=0).fit(sketches).beta_)
+
+
 def test_sfm_beta_auto_reads_the_sketches():
     X = strings(50)
     sfm = pyd2ke.make_sfmedm(n_components=64, random_state=0).fit(X)

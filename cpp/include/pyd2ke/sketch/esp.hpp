@@ -12,6 +12,7 @@
 // children), so n <= ||V(S)||_1 <= 2n - 1.
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -119,24 +120,25 @@ private:
     std::vector<detail::EspPart> parts_;
 };
 
-// ||V(a) - V(b)||_1 of two sorted sketches, by a merge.
+// ||V(a) - V(b)||_1 of two sorted sketches, by a merge. Values of any sign
+// (the L1 distances of sparse rows use it too; ESP counts are >= 0).
 inline double esp_l1(const std::uint64_t* la, const double* ca, std::size_t na, const std::uint64_t* lb,
                      const double* cb, std::size_t nb) {
     double d = 0;
     std::size_t i = 0, j = 0;
     while (i < na && j < nb) {
         if (la[i] < lb[j]) {
-            d += ca[i++];
+            d += std::abs(ca[i++]);
         } else if (lb[j] < la[i]) {
-            d += cb[j++];
+            d += std::abs(cb[j++]);
         } else {
-            d += ca[i] > cb[j] ? ca[i] - cb[j] : cb[j] - ca[i];
+            d += std::abs(ca[i] - cb[j]);
             ++i;
             ++j;
         }
     }
-    while (i < na) d += ca[i++];
-    while (j < nb) d += cb[j++];
+    while (i < na) d += std::abs(ca[i++]);
+    while (j < nb) d += std::abs(cb[j++]);
     return d;
 }
 
