@@ -16,6 +16,8 @@ string alone (strings parse in parallel, new strings can be transformed
 later), and the CGK bits come from a seeded counter-based hash.
 """
 
+import math
+import warnings
 from numbers import Integral
 
 import numpy as np
@@ -32,6 +34,22 @@ from ._validation import check_dtype, check_positive_int, effective_n_threads
 
 def _check_nonempty_strings(X, name="X"):
     return check_strings(X, name, allow_empty=False)
+
+
+class _OutputAsItIs:
+    """For transformers whose output is sparse (or ESPSketches): pandas and
+    polars hold neither, so, as scikit-learn's HashingVectorizer, they opt
+    out of the automatic output wrapping (``auto_wrap_output_keys=None`` in
+    the class statement). ``set_output`` is kept, and leaves the output as
+    it is, so that a pipeline's ``set_output`` (or the global
+    ``transform_output`` setting) reaches its dense last step."""
+
+    def set_output(self, *, transform=None):
+        """Accepted and ignored: the output stays a sparse matrix (or
+        ESPSketches, or the walks' symbols), whatever the setting. Returns self."""
+        if transform not in (None, "default", "pandas", "polars"):
+            raise ValueError(f"transform must be one of 'default', 'pandas', 'polars' or None, got {transform!r}")
+        return self
 
 
 class ESPSketches(Ragged):
@@ -131,7 +149,7 @@ class _AppendedRows:
         return self._wrap(*self._appender.finish())
 
 
-class ESPVectorizer(Pyd2keTransformer):
+class ESPVectorizer(_OutputAsItIs, Pyd2keTransformer, auto_wrap_output_keys=None):
     """Edit-sensitive parsing of strings into characteristic vectors.
 
     V(S) counts every node label of the ESP tree of S, leaves (characters)
@@ -141,7 +159,8 @@ class ESPVectorizer(Pyd2keTransformer):
     Parsing takes O(L) time per string (plus sorting its node labels); node
     labels are 64-bit fingerprints of (arity, child labels), so each
     string's vector depends on that string alone and the transformer is
-    stateless, like scikit-learn's HashingVectorizer.
+    stateless, like scikit-learn's HashingVectorizer: ``transform`` needs
+    no ``fit``. ``set_output`` leaves its sparse output as it is.
 
     Parameters
     ----------
@@ -179,10 +198,11 @@ class ESPVectorizer(Pyd2keTransformer):
         "n_features": [Interval(Integral, 1, np.iinfo(np.int64).max, closed="both")],
         "output": [StrOptions({"csr", "sketch"})],
     }
-    _fitted_attribute = "is_fitted_"
-
     def __init__(self, *, n_features=2**20, output="csr", n_jobs=None, dtype=np.float64):
         store_parameters(self, locals())
+
+    def __sklearn_is_fitted__(self):
+        return True  # stateless: nothing to learn
 
     def _fit(self, X, y=None):
         """ESP has nothing to learn: X is only checked."""
@@ -190,6 +210,9 @@ class ESPVectorizer(Pyd2keTransformer):
         self.is_fitted_ = True
 
     def _check_input(self, X):
+        if not hasattr(self, "is_fitted_"):  # transform without fit: the parameters as fit checks them
+            self._check_params()
+            self._validate_params()
         return _check_nonempty_strings(X)[0], None
 
     def _allocate(self, n):
@@ -249,7 +272,7 @@ class _OneHotRows:
         return sp.csr_matrix((self.data, self.columns, indptr), shape=(self.n, self.n_columns), copy=False)
 
 
-class CGKEmbedding(Pyd2keTransformer):
+class CGKEmbedding(_OutputAsItIs, Pyd2keTransformer, auto_wrap_output_keys=None):
     """CGK random-walk embedding of strings into Hamming (and L1) space.
 
     For a string S of length n the walk writes ``out[t] = S[i]`` and moves
@@ -262,8 +285,10 @@ class CGKEmbedding(Pyd2keTransformer):
     Parameters
     ----------
     output_length : int or None, default=None
-        T, the walk length. None: 3 * (longest fit string). Longer strings
-        at transform time are cut after T steps.
+        T, the walk length. None: 3 * (longest fit string); a walk passes
+        the end of a string of length n after about 2n steps, so transform
+        warns when a string longer than every fit string is likely to be
+        cut after T steps (its tail not counted).
     output : {"onehot", "symbols"}, default="onehot"
         "onehot": scipy.sparse CSR, every step one-hot encoded over the fit
         alphabet + pad with value 0.5, so L1 distance = Hamming distance
@@ -284,7 +309,8 @@ class CGKEmbedding(Pyd2keTransformer):
     seed_ : int
         Seed of the walk bits.
     n_features_out_ : int
-        ``output_length_ * (len(alphabet_) + 2)`` for the one-hot output.
+        Columns of the output: ``output_length_ * (len(alphabet_) + 2)``
+        for the one-hot output, ``output_length_`` for the symbols.
     """
 
     PAD = int(_core.CGK_PAD)
@@ -314,7 +340,7 @@ class CGKEmbedding(Pyd2keTransformer):
         self.output_length_ = 3 * self.max_length_ if self.output_length is None else int(self.output_length)
         self.seed_ = draw_seed(self.random_state)
         self.is_bytes_ = is_bytes
-        self.n_features_out_ = self.output_length_ * (len(self.alphabet_) + 2)
+        self.n_features_out_ = self._n_features_out
 
     def walks(self, X):
         """The walks of length 3 * len(S) of every string (a list of uint32 arrays)."""
@@ -328,7 +354,28 @@ class CGKEmbedding(Pyd2keTransformer):
         if is_bytes != self.is_bytes_:
             kinds = {False: "str", True: "bytes"}
             raise TypeError(f"X holds {kinds[is_bytes]}, but the fit data held {kinds[self.is_bytes_]}")
+        self._warn_if_cut(strings)
         return strings, None
+
+    def _warn_if_cut(self, strings):
+        """A warning when the walk length chosen from the fit data
+        (output_length=None) may well cut strings longer than any fit
+        string; an explicit output_length is the user's choice."""
+        if self.output_length is not None:
+            return
+        # A walk advances on about half its steps: T steps pass the end of
+        # n letters unless Binomial(T, 1/2) < n, likely from n > T/2 - sqrt(T)
+        # on (2 standard deviations below the mean).
+        T = self.output_length_
+        limit = max(self.max_length_, int(T / 2 - math.sqrt(T)))
+        longer = sum(len(s) > limit for s in strings)
+        if longer:
+            longest = max(map(len, strings))
+            warnings.warn(
+                f"{longer} of the {len(strings)} strings of X have more than {limit} letters (the longest: "
+                f"{longest}), more than any fit string: the walks of 3 x {self.max_length_} = {T} steps, set by the "
+                f"fit data, may end before such a string does, and its tail then does not count. Fit on strings "
+                f"as long, or pass output_length >= {3 * longest}", UserWarning, stacklevel=3)
 
     def _allocate(self, n):
         # Both outputs have a known size: the symbols go into one array, the
@@ -365,7 +412,9 @@ class CGKEmbedding(Pyd2keTransformer):
 
     @property
     def _n_features_out(self):
-        return self.n_features_out_ if self.output == "onehot" else self.output_length_
+        if self.output == "onehot":
+            return self.output_length_ * (len(self.alphabet_) + 2)
+        return self.output_length_
 
     def __sklearn_tags__(self):
         tags = string_input_tags(super().__sklearn_tags__())

@@ -3,6 +3,7 @@
 import pickle
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -84,6 +85,26 @@ def test_fixed_length_and_bytes():
     assert W.shape == (3, 5)
     with pytest.raises(TypeError, match="bytes"):
         cgk.transform(["ACGT"])
+
+
+def test_longer_strings_than_the_fit_data_warn():
+    """The walk length comes from the fit data: a string it is likely to
+    cut is named, not embedded by its head alone without a word."""
+    cgk = CGKEmbedding(random_state=0).fit(["ACGTACGTAC", "GGTACCATGA"])  # T = 30
+    with pytest.warns(UserWarning, match=r"2 of the 3 strings of X have more than 10 letters.*>= 300"):
+        cgk.transform(["ACGT" * 5 + "A" * 80, "ACGT" * 5 + "C" * 80, "ACG"])
+    long_fit = CGKEmbedding(random_state=0).fit(["A" * 52])  # T = 156: 56 letters pass its end
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        long_fit.transform(["C" * 56, "A"])
+        CGKEmbedding(output_length=5, random_state=0).fit(["AC"]).transform(["ACGTACGT"])  # the user's choice
+
+
+def test_n_features_out_is_the_output_width():
+    X = ["ACGT", "ACG"]
+    for output in ("onehot", "symbols"):
+        cgk = CGKEmbedding(output=output, random_state=0).fit(X)
+        assert cgk.n_features_out_ == cgk.transform(X).shape[1] == len(cgk.get_feature_names_out())
 
 
 def test_bad_input_and_api():

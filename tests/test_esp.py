@@ -170,6 +170,43 @@ def test_sklearn_api():
     assert (w.transform(X) != v.transform(X)).nnz == 0
 
 
+def test_transform_needs_no_fit():
+    # Stateless, as scikit-learn's HashingVectorizer; the parameters are checked all the same.
+    X = ["ACGTAC", "GGTTAA"]
+    assert (ESPVectorizer(n_features=64).transform(X) != ESPVectorizer(n_features=64).fit(X).transform(X)).nnz == 0
+    with pytest.raises(ValueError, match="output"):
+        ESPVectorizer(output="dense").transform(X)
+    with pytest.raises(ValueError, match="n_jobs"):
+        ESPVectorizer(n_jobs=0).transform(X)
+
+
+@pytest.mark.parametrize("how", ["global", "pipeline"])
+def test_pandas_output_reaches_the_dense_last_step(how):
+    """pandas holds neither a sparse matrix nor sketches: ESP and CGK leave
+    their output as it is (as HashingVectorizer), so that a pipeline's
+    dense last step still gives a DataFrame."""
+    pd = pytest.importorskip("pandas")
+    import sklearn
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+
+    from pyd2ke import CGKEmbedding, make_sfmcgk, make_sfmedm
+
+    X, y = ["ACGTAC", "GGTACA", "TTAGCA", "ACGGTA"], [0, 1, 0, 1]
+    with sklearn.config_context(transform_output="pandas" if how == "global" else "default"):
+        for make in (make_sfmedm, make_sfmcgk):
+            pipeline = make(n_components=8, random_state=0)
+            if how == "pipeline":
+                pipeline.set_output(transform="pandas")
+            assert isinstance(pipeline.fit_transform(X), pd.DataFrame)
+        for step in (ESPVectorizer(), CGKEmbedding(random_state=0)):
+            model = make_pipeline(step.set_output(transform="pandas"), LogisticRegression()).fit(X, y)
+            assert model.predict(X).shape == (4,)
+            assert sp.issparse(step.transform(X))
+    with pytest.raises(ValueError, match="transform must be one of"):
+        ESPVectorizer().set_output(transform="arrow")
+
+
 def test_feature_names():
     v = ESPVectorizer(n_features=4).fit(["ACGT"])
     assert list(v.get_feature_names_out()) == [f"espvectorizer{i}" for i in range(4)]
