@@ -198,6 +198,19 @@ def test_documents_from_embeddings_and_bag_of_words():
 
 
 
+def test_bad_bag_of_words_weight_names_its_column():
+    E = np.random.default_rng(0).normal(size=(10, 4))
+    counts = np.zeros((3, 10))
+    counts[:, 0] = 1
+    counts[1, 2] = 1
+    for bad in (-1.0, np.nan):
+        counts[1, 7] = bad
+        for B in (counts, sp.csr_matrix(counts)):
+            with pytest.raises(ValueError, match=r"X\[1\] has weight .* \(column 7\)"):
+                WordMoversEmbedding(4, embeddings=E).fit(B)
+
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("dim", [9, 200])
 def test_bag_of_words_shares_word_costs_and_matches_the_pairs_bit_for_bit(dtype, dim):

@@ -19,15 +19,18 @@ MIN_WORDS, MAX_WORDS, DISTRIBUTION = 1, 6, "sphere"
 DISTRIBUTIONS = ("sphere", "box", "vocabulary")
 
 
-def check_document_weights(weights, offsets, name):
+def check_document_weights(weights, offsets, name, columns=None):
+    """ValueError naming the document (and its word) of a weight that is NaN,
+    infinite or negative, or a document without a positive weight. columns:
+    the bag-of-words matrix's column of every weight, which then names the
+    word (else its position in the document's pair)."""
     packed = Ragged(None, offsets, weights)
     where = packed.first_bad_row(~np.isfinite(weights) | (weights < 0))
     if where is not None:
         i, word = where
-        raise ValueError(
-            f"{name}[{i}] has weight {float(weights[offsets[i] + word])!r} (word {word}); "
-            "weights must be finite and >= 0"
-        )
+        at = offsets[i] + word
+        which = f"word {word}" if columns is None else f"column {int(columns[at])}"
+        raise ValueError(f"{name}[{i}] has weight {float(weights[at])!r} ({which}); weights must be finite and >= 0")
     empty = np.flatnonzero(packed.segment_sums(weights > 0) == 0)
     if len(empty):
         raise ValueError(f"{name}[{int(empty[0])}] has only zero weights; a document needs some positive weight")
@@ -75,7 +78,7 @@ def documents_from_bow(embeddings, bow, name="X", dtype=np.float64, word_weights
     weights = B.data.copy()
     if word_weights is not None:
         weights *= word_weights[B.indices]
-    check_document_weights(weights, offsets, name)
+    check_document_weights(weights, offsets, name, columns=B.indices)
     # The words these documents use, as a small vocabulary of their own; the
     # word vectors of every occurrence are written out only if needed.
     used, word_ids = np.unique(B.indices, return_inverse=True)
