@@ -559,6 +559,21 @@ def test_overflowing_distances_are_errors_with_the_soft_kernel_too(dtype, standa
                 estimator.transform(X[:2] + [np.full((5, 2), 1e30)])
 
 
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_overflowing_word_distances_name_the_document(dtype):
+    # The transport's ground costs overflowed: "emd: costs must be finite",
+    # naming neither the argument nor the document.
+    rng = np.random.default_rng(0)
+    docs = [(rng.normal(size=(n, 5)), np.ones(n)) for n in (4, 7, 2, 5)]
+    wme = WordMoversEmbedding(8, random_state=0, dtype=dtype).fit(docs)
+    big = 1e200 if dtype == np.float64 else 1e20
+    with pytest.raises(ValueError, match=r"overflowed .*X\[2\]"):
+        wme.transform(docs[:2] + [(docs[2][0] * big, docs[2][1])])
+    with pytest.raises(ValueError, match=r"overflowed .*X\[0\]"):
+        pairwise_distances([docs[0], (docs[2][0] * 1e200, docs[2][1])], metric="emd")
+
+
 def test_bag_of_words_with_empty_last_document():
     E = np.array([[0.0]])
     bow = sp.csr_matrix(np.array([[1.0], [0.0]]))

@@ -45,8 +45,9 @@ public:
     // row i and column j at c[j * rows + i]. Both sides need at least two
     // points; rows should be the longer side (the pricing vectorises down
     // the rows). fill writes squared Euclidean distances: the simplex takes
-    // their square roots in its own (widest) lanes. Throws for a cost that is
-    // infinite or NaN. flows() and the potentials do not describe these solves.
+    // their square roots in its own (widest) lanes. A cost that is not finite
+    // (squared distances that overflowed) gives +infinity. flows() and the
+    // potentials do not describe these solves.
     template <class Fill>
     double solve_prepared(std::size_t rows, std::size_t cols, const double* row_mass, const double* col_mass,
                           Fill&& fill) {
@@ -75,8 +76,10 @@ private:
 
 // Minimum-cost transport between supplies a (n, >= 0) and demands b (m, >= 0)
 // with row-major costs (n, m); a and b are normalised to sum 1 here (pass raw
-// weights). Returns sum flow * cost. Throws std::invalid_argument for an empty
-// side, negative or non-finite weights, an all-zero side or non-finite costs.
+// weights). Returns sum flow * cost, +infinity when a cost is +infinity (an
+// overflowed ground distance). Throws std::invalid_argument for an empty
+// side, negative or non-finite weights, an all-zero side, or a cost that is
+// NaN or -infinity.
 inline double emd_from_cost(const double* cost, std::size_t n, std::size_t m, const double* a, const double* b,
                             EmdWorkspace& ws) {
     return ws.solver_.solve(cost, n, m, a, b);
