@@ -221,8 +221,8 @@ def _l1_distances(X, rows, n_threads):
     if sp.issparse(X):
         S = sp.csr_matrix(X[rows], copy=True)
         S.sum_duplicates()  # canonical: columns ascending, each once, as the merge needs
-        X, rows = ESPSketches(S.indices.astype(np.uint64), S.data.astype(np.float64),
-                              S.indptr.astype(np.int64)), np.arange(len(rows))
+        X, rows = ESPSketches._trusted(S.indices.astype(np.uint64), S.data.astype(np.float64),
+                                       S.indptr.astype(np.int64)), np.arange(len(rows))
     if isinstance(X, ESPSketches):
         S = X.take(rows)
         out = np.empty((len(rows), len(rows)))

@@ -57,14 +57,19 @@ class ESPSketches(Ragged):
 
     String ``i`` owns ``labels[offsets[i]:offsets[i + 1]]`` (uint64 node
     labels, ascending) and the matching ``counts`` (float64); ``sketches[i]``
-    is that pair, ``sketches[a:b]`` an ESPSketches (O(1), no copy). This is the
-    native input of :class:`pyd2ke.HashedRandomFourier`: the labels serve as
-    input coordinates directly, so nothing is lost to column hashing.
+    is that pair, ``sketches[a:b]`` an ESPSketches (O(1), no copy), and
+    ``sketches[indices]`` (integer array or boolean mask) a copy of those
+    strings' sketches, so that scikit-learn's cross-validation can split
+    them (``shape`` is ``(n_strings,)``). This is the native input of
+    :class:`pyd2ke.HashedRandomFourier`: the labels serve as input
+    coordinates directly, so nothing is lost to column hashing.
 
     Parameters
     ----------
     labels : ndarray of uint64
+        Ascending within each string (each label once).
     counts : ndarray of float64
+        Finite and >= 0.
     offsets : ndarray of int64, shape (n_strings + 1,)
     """
 
@@ -84,7 +89,39 @@ class ESPSketches(Ragged):
             or np.any(np.diff(offsets) < 0)
         ):
             raise ValueError("labels, counts and offsets do not form ESP sketches")
+        if not (np.isfinite(counts).all() and (counts >= 0).all()):
+            raise ValueError("ESP sketch counts must be finite and >= 0")
+        # The L1 distances merge two strings' labels: each string's must ascend.
+        ascending = labels[1:] > labels[:-1]
+        starts = offsets[1:-1]
+        ascending[starts[(starts > 0) & (starts < len(labels))] - 1] = True  # a string's first label: no predecessor
+        if not ascending.all():
+            string = int(np.searchsorted(offsets, int(np.argmin(ascending)) + 1, side="right") - 1)
+            raise ValueError(f"the labels of string {string} do not ascend (each label once, in increasing order)")
         super().__init__(labels, offsets, counts)
+
+    @classmethod
+    def _trusted(cls, labels, counts, offsets):
+        """Sketches whose labels are known to ascend (the core's, or the rows
+        of a canonical CSR matrix, whose values may have any sign): not
+        checked again."""
+        return cls._from_parts(labels, offsets, counts, None, None)
+
+    @property
+    def shape(self):
+        return (len(self),)
+
+    def __getitem__(self, index):
+        """One string's (labels, counts), a contiguous slice (no copy), or the
+        strings at an integer array or boolean mask (a copy)."""
+        if isinstance(index, tuple) and len(index) == 2 and index[1] is Ellipsis:
+            index = index[0]  # scikit-learn's _safe_indexing writes X[key, ...]
+        if isinstance(index, (list, np.ndarray)):
+            key = np.asarray(index)
+            if key.dtype != bool and not np.issubdtype(key.dtype, np.integer) and key.size:
+                raise IndexError(f"ESPSketches take integer or boolean indices, got an array of {key.dtype}")
+            return self.take(np.arange(len(self))[key])  # negative indices, bounds and masks as numpy's
+        return super().__getitem__(index)
 
     @property
     def labels(self):
@@ -114,7 +151,7 @@ class ESPSketches(Ragged):
 def esp_sketches(X, n_jobs=None):
     """ESP characteristic vectors of the strings of X as :class:`ESPSketches`."""
     strings, _ = _check_nonempty_strings(X)
-    return ESPSketches(*_core.esp_sketches(strings, effective_n_threads(n_jobs)))
+    return ESPSketches._trusted(*_core.esp_sketches(strings, effective_n_threads(n_jobs)))
 
 
 def _hashed_csr(indptr, indices, data, n_features):
@@ -218,7 +255,7 @@ class ESPVectorizer(_OutputAsItIs, Pyd2keTransformer, auto_wrap_output_keys=None
     def _allocate(self, n):
         # Both outputs are appended chunk by chunk, in the core, into one.
         if self.output == "sketch":
-            return _AppendedRows(_core.EspSketchAppender(), ESPSketches)
+            return _AppendedRows(_core.EspSketchAppender(), ESPSketches._trusted)
         n_features, single = self.n_features, check_dtype(self.dtype) == np.float32
         return _AppendedRows(_core.EspCsrAppender(n_features, single),
                              lambda indptr, indices, data: _hashed_csr(indptr, indices, data, n_features))

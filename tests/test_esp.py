@@ -170,6 +170,42 @@ def test_sklearn_api():
     assert (w.transform(X) != v.transform(X)).nnz == 0
 
 
+def test_sketches_index_like_an_array_for_cross_validation():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_score
+    from sklearn.pipeline import make_pipeline
+
+    from pyd2ke import HashedRandomFourier
+
+    rng = np.random.default_rng(0)
+    strings = ["".join(rng.choice(list("ACGT"), 30)) for _ in range(40)]
+    sk = ESPVectorizer(output="sketch").fit_transform(strings)
+    assert sk.shape == (40,)
+    for key, rows in (([3, 0, -1], [3, 0, 39]), (np.arange(40) % 2 == 0, range(0, 40, 2)), (np.array([], int), [])):
+        part = sk[key]
+        assert isinstance(part, ESPSketches) and len(part) == len(rows)
+        for i, r in enumerate(rows):
+            np.testing.assert_array_equal(part[i][0], sk[r][0])
+            np.testing.assert_array_equal(part[i][1], sk[r][1])
+    with pytest.raises(IndexError):
+        sk[[40]]
+    with pytest.raises(IndexError, match="integer or boolean"):
+        sk[np.array([0.5])]
+    model = make_pipeline(HashedRandomFourier(n_components=64, random_state=0), LogisticRegression())
+    assert cross_val_score(model, sk, np.arange(40) % 2, cv=3, error_score="raise").shape == (3,)
+
+
+def test_sketches_are_checked():
+    with pytest.raises(ValueError, match="finite and >= 0"):
+        ESPSketches([1, 2], [1.0, -1.0], [0, 2])
+    with pytest.raises(ValueError, match="finite and >= 0"):
+        ESPSketches([1, 2], [1.0, np.nan], [0, 2])
+    with pytest.raises(ValueError, match="string 1 do not ascend"):
+        ESPSketches([1, 5, 7, 7], [1.0] * 4, [0, 2, 4])
+    # A string may start below the last label of the one before; empty strings anywhere.
+    assert len(ESPSketches([1, 2, 1], [1.0] * 3, [0, 0, 2, 3, 3])) == 4
+
+
 def test_transform_needs_no_fit():
     # Stateless, as scikit-learn's HashingVectorizer; the parameters are checked all the same.
     X = ["ACGTAC", "GGTTAA"]
