@@ -42,14 +42,35 @@ def build_info():
     return dict(_core.build_info())
 
 
+def _installed_folder(relative, marker):
+    """The installed folder pyd2ke/<relative> that holds <marker>: beside
+    this file in a wheel install; in an editable install, where this file is
+    the source tree's, the installed copy that the distribution's file list
+    names."""
+    folder = Path(__file__).parent / relative
+    if (folder / marker).is_file():
+        return str(folder)
+    from importlib.metadata import PackageNotFoundError, files
+
+    try:
+        listed = files("pyd2ke") or []
+    except PackageNotFoundError:
+        listed = []
+    wanted = f"pyd2ke/{relative}/{marker}"
+    for path in listed:
+        if path.as_posix() == wanted:
+            return str(Path(path.locate()).parents[len(Path(marker).parts) - 1])
+    return str(folder)
+
+
 def get_include():
     """Folder holding the C++ headers (``#include <pyd2ke/pyd2ke.hpp>``)."""
-    return str(Path(__file__).parent / "include")
+    return _installed_folder("include", "pyd2ke/pyd2ke.hpp")
 
 
 def get_cmake_dir():
     """Folder holding pyd2keConfig.cmake, for ``-Dpyd2ke_DIR=...``."""
-    return str(Path(__file__).parent / "share" / "cmake" / "pyd2ke")
+    return _installed_folder("share/cmake/pyd2ke", "pyd2keConfig.cmake")
 
 
 __all__ = [

@@ -80,9 +80,11 @@ class RandomGraphEmbedding(D2KEBase):
     -----
     Input: a list of graphs, each a square symmetric adjacency matrix with weights
     >= 0 (scipy.sparse or dense), or a pair (adjacency, node data) where node
-    data is a 1-D array of non-negative integer labels or a 2-D array
-    (n_nodes, dim) of real attributes (all graphs alike), or a networkx graph
-    (integer node attribute "label" used when every node has one).
+    data is a 1-D array of node labels (integers in [0, 65535], used as they
+    are, or categories: strings or other hashable values, mapped to integers
+    at fit, see ``node_label_vocabulary_``) or a 2-D array (n_nodes, dim) of
+    real attributes (all graphs alike), or a networkx graph (its node
+    attribute "label"; when some nodes have one, every node must).
 
     Attributes
     ----------

@@ -49,6 +49,15 @@ def test_cpp_unit_tests(tmp_path, openmp):
     assert f"openmp: {'yes' if openmp == 'ON' else 'no'}" in log
 
 
+def test_installed_folders_exist():
+    # In an editable install pyd2ke/__init__.py is the source tree's, and
+    # folders beside it (where a wheel puts them) do not exist.
+    from pathlib import Path
+
+    assert (Path(pyd2ke.get_include()) / "pyd2ke" / "pyd2ke.hpp").is_file()
+    assert (Path(pyd2ke.get_cmake_dir()) / "pyd2keConfig.cmake").is_file()
+
+
 def test_find_package_consumer(tmp_path):
     cmake = _cmake()
     build = tmp_path / "consumer"
