@@ -32,10 +32,6 @@ from ._seeds import draw_seed
 from ._validation import check_dtype, check_positive_int, effective_n_threads
 
 
-def _check_nonempty_strings(X, name="X"):
-    return check_strings(X, name, allow_empty=False)
-
-
 class _OutputAsItIs:
     """For transformers whose output is sparse (or ESPSketches): pandas and
     polars hold neither, so, as scikit-learn's HashingVectorizer, they opt
@@ -150,7 +146,7 @@ class ESPSketches(Ragged):
 
 def esp_sketches(X, n_jobs=None):
     """ESP characteristic vectors of the strings of X as :class:`ESPSketches`."""
-    strings, _ = _check_nonempty_strings(X)
+    strings, _ = check_strings(X)
     return ESPSketches._trusted(*_core.esp_sketches(strings, effective_n_threads(n_jobs)))
 
 
@@ -191,8 +187,9 @@ class ESPVectorizer(_OutputAsItIs, Pyd2keTransformer, auto_wrap_output_keys=None
 
     V(S) counts every node label of the ESP tree of S, leaves (characters)
     included, so ``||V(S)||_1`` is the number of tree nodes, between L and
-    2L - 1 for a string of length L, and ``||V(S) - V(S')||_1``
-    approximates the edit distance with moves (substring moves cost O(1)).
+    2L - 1 for a string of length L (the zero vector for an empty string),
+    and ``||V(S) - V(S')||_1`` approximates the edit distance with moves
+    (substring moves cost O(1)).
     Parsing takes O(L) time per string (plus sorting its node labels); node
     labels are 64-bit fingerprints of (arity, child labels), so each
     string's vector depends on that string alone and the transformer is
@@ -243,14 +240,14 @@ class ESPVectorizer(_OutputAsItIs, Pyd2keTransformer, auto_wrap_output_keys=None
 
     def _fit(self, X, y=None):
         """ESP has nothing to learn: X is only checked."""
-        _check_nonempty_strings(X)
+        check_strings(X)
         self.is_fitted_ = True
 
     def _check_input(self, X):
         if not hasattr(self, "is_fitted_"):  # transform without fit: the parameters as fit checks them
             self._check_params()
             self._validate_params()
-        return _check_nonempty_strings(X)[0], None
+        return check_strings(X)[0], None
 
     def _allocate(self, n):
         # Both outputs are appended chunk by chunk, in the core, into one.
@@ -314,7 +311,8 @@ class CGKEmbedding(_OutputAsItIs, Pyd2keTransformer, auto_wrap_output_keys=None)
 
     For a string S of length n the walk writes ``out[t] = S[i]`` and moves
     ``i`` on by a random bit ``r_t(S[i])`` for t = 0 .. T - 1; once ``i``
-    passes the end it writes a pad symbol outside every alphabet. The bits
+    passes the end it writes a pad symbol outside every alphabet (an empty
+    string's walk is all padding). The bits
     are a counter-based hash of (seed, t, symbol): shared by all strings,
     drawn from ``random_state`` at fit time. The Hamming distance between
     two walks approximates the edit distance of the strings.
@@ -371,9 +369,12 @@ class CGKEmbedding(_OutputAsItIs, Pyd2keTransformer, auto_wrap_output_keys=None)
 
     def _fit(self, X, y=None):
         """Learn the alphabet and the walk length; draw the seed."""
-        strings, is_bytes = _check_nonempty_strings(X)
+        strings, is_bytes = check_strings(X)
         self.alphabet_ = self._symbols(strings, is_bytes)
         self.max_length_ = max(map(len, strings))
+        if self.max_length_ == 0 and self.output_length is None:
+            raise ValueError("X holds only empty strings: the walk length, 3 x the longest fit string, would be 0; "
+                             "pass output_length")
         self.output_length_ = 3 * self.max_length_ if self.output_length is None else int(self.output_length)
         self.seed_ = draw_seed(self.random_state)
         self.is_bytes_ = is_bytes
@@ -382,12 +383,12 @@ class CGKEmbedding(_OutputAsItIs, Pyd2keTransformer, auto_wrap_output_keys=None)
     def walks(self, X):
         """The walks of length 3 * len(S) of every string (a list of uint32 arrays)."""
         check_is_fitted(self, "seed_")
-        strings, _ = _check_nonempty_strings(X)
+        strings, _ = check_strings(X)
         symbols, offsets = _core.cgk_walks(strings, self.seed_, 0, effective_n_threads(self.n_jobs))
         return np.split(symbols, offsets[1:-1])
 
     def _check_input(self, X):
-        strings, is_bytes = _check_nonempty_strings(X)
+        strings, is_bytes = check_strings(X)
         if is_bytes != self.is_bytes_:
             kinds = {False: "str", True: "bytes"}
             raise TypeError(f"X holds {kinds[is_bytes]}, but the fit data held {kinds[self.is_bytes_]}")

@@ -107,9 +107,21 @@ def test_n_features_out_is_the_output_width():
         assert cgk.n_features_out_ == cgk.transform(X).shape[1] == len(cgk.get_feature_names_out())
 
 
+def test_empty_strings_walk_on_padding():
+    # An empty string's walk is all padding (one empty record no longer
+    # fails a whole batch); only the walk length needs a non-empty fit string.
+    cgk = CGKEmbedding(output="symbols", random_state=0).fit(["ACGT", ""])
+    W = cgk.transform(["", "AC"])
+    assert (W[0] == CGKEmbedding.PAD).all() and W.shape == (2, 12)
+    onehot = CGKEmbedding(random_state=0).fit(["ACGT", ""]).transform([""])
+    k = len(cgk.alphabet_)
+    assert onehot.nnz == 12 and (onehot.indices % (k + 2) == k).all()  # slot k of each step: the padding
+    with pytest.raises(ValueError, match="only empty strings.*output_length"):
+        CGKEmbedding().fit(["", ""])
+    assert CGKEmbedding(output_length=4, random_state=0).fit(["", ""]).transform(["A"]).shape == (1, 8)
+
+
 def test_bad_input_and_api():
-    with pytest.raises(ValueError, match=r"X\[0\] is an empty string"):
-        CGKEmbedding().fit([""])
     with pytest.raises(ValueError, match=r"X\[1\] is missing"):
         CGKEmbedding().fit(["A", None])
     with pytest.raises(ValueError, match="output_length"):

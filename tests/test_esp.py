@@ -145,8 +145,10 @@ def test_esp_metric_matches_sketch_l1():
 
 def test_bad_input():
     v = ESPVectorizer()
-    with pytest.raises(ValueError, match=r"X\[1\] is an empty string"):
-        v.fit_transform(["ACGT", ""])
+    # An empty string is the zero vector (no tree nodes), as metric="esp" has it.
+    V = v.fit_transform(["ACGT", "", "GA"])
+    assert V[1].nnz == 0 and V[0].nnz > 0
+    assert pairwise_distances(["ACGT", ""], metric="esp")[0, 1] == V[0].sum()
     with pytest.raises(TypeError, match=r"X\[1\]"):
         v.fit_transform(["ACGT", 3])
     with pytest.raises(ValueError, match="empty"):
