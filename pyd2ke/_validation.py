@@ -127,6 +127,8 @@ def real_array(a, label, why_real):
     """a as an array of real numbers (or booleans); TypeError naming label otherwise."""
     if isinstance(a, (str, bytes)):
         raise TypeError(f"{label} is {type(a).__name__}, expected a numeric array")
+    if hasattr(a, "tocsr") and hasattr(a, "toarray"):  # scipy.sparse: np.asarray makes an object scalar of it
+        raise TypeError(f"{label} is a scipy.sparse matrix, expected a dense numeric array ({label}.toarray())")
     a = np.asarray(a)
     # By dtype kind (bool, int, uint, float, complex): np.issubdtype took
     # most of the Python time of checking 30,000 series.

@@ -650,3 +650,14 @@ def test_transform_checks_the_dimension_and_identical_sets_need_a_sigma():
     with pytest.raises(ValueError, match="sigma='median' needs distinct fit sets"):
         DensityKernelFeatures(n_components=4).fit(same)
     assert DensityKernelFeatures(n_components=4, sigma=1.0).fit(same).sigma_ == 1.0
+
+
+def test_an_outlier_that_collapses_the_scaled_sets_is_named():
+    rng = np.random.default_rng(0)
+    sets = [rng.normal(size=(30, 1)) for _ in range(6)]
+    sets[4][3, 0] = 1e100
+    with pytest.raises(ValueError, match=r"median distance between them is 0.0; in dimension 0, .* X\[4\]'s 1e\+100"):
+        DensityKernelFeatures(n_components=8, random_state=0).fit(sets)
+    # Without such an outlier, the zero median keeps its plain message.
+    with pytest.raises(ValueError, match=r"median distance between them is 0.0; pass sigma as a number"):
+        DensityKernelFeatures(n_components=8, random_state=0).fit([np.array([[0.0], [1.0]])] * 3)

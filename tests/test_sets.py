@@ -198,6 +198,19 @@ def test_documents_from_embeddings_and_bag_of_words():
 
 
 
+def test_bag_of_words_and_pairs_are_not_mistaken():
+    rng = np.random.default_rng(0)
+    E, counts = rng.normal(size=(10, 4)), np.zeros((3, 10))
+    counts[:, 0] = 1
+    pairs = [(rng.normal(size=(n, 4)), np.ones(n)) for n in (2, 3)]
+    for matrix in (counts, sp.csr_matrix(counts)):
+        with pytest.raises(TypeError, match=r"X is a matrix of shape \(3, 10\).*embeddings="):
+            WordMoversEmbedding(4).fit(matrix)
+    fitted = WordMoversEmbedding(4, embeddings=E, random_state=0).fit(counts)
+    with pytest.raises(TypeError, match="list of .word vectors, weights. pairs.*without embeddings"):
+        fitted.transform(pairs)
+
+
 def test_bad_bag_of_words_weight_names_its_column():
     E = np.random.default_rng(0).normal(size=(10, 4))
     counts = np.zeros((3, 10))

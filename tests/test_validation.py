@@ -87,3 +87,15 @@ def test_pairwise_bad_arguments():
         pairwise_distances(X, n_jobs=0)
     with pytest.raises(TypeError, match=r"Y\[0\] is int"):
         pairwise_distances(X, [3])
+
+
+def test_sparse_objects_are_named():
+    # np.asarray of a scipy.sparse matrix is an object scalar: "dtype object" said nothing useful.
+    import scipy.sparse as sp
+
+    from pyd2ke import RandomSetEmbedding, RandomWarpingSeries
+
+    items = [sp.csr_matrix(np.random.default_rng(i).normal(size=(5, 3))) for i in range(3)]
+    for estimator in (RandomSetEmbedding(4), RandomWarpingSeries(4)):
+        with pytest.raises(TypeError, match=r"X\[0\] is a scipy.sparse matrix.*toarray"):
+            estimator.fit(items)

@@ -63,9 +63,18 @@ def documents_from_bow(embeddings, bow, name="X", dtype=np.float64, word_weights
             B.sum_duplicates()
             B.eliminate_zeros()
     else:
-        B = np.asarray(bow)
+        if isinstance(bow, (list, tuple)) and len(bow) and isinstance(bow[0], (list, tuple)) and len(bow[0]) == 2 \
+                and np.ndim(bow[0][0]) == 2:
+            raise TypeError(f"{name} is a list of (word vectors, weights) pairs, but with embeddings= the input is "
+                            f"a bag-of-words matrix (n_documents, n_words); pass the pairs to an estimator "
+                            f"without embeddings")
+        try:
+            B = np.asarray(bow)
+        except ValueError:  # ragged nested lists
+            B = np.asarray(bow, dtype=object)
         if B.ndim != 2 or not np.issubdtype(B.dtype, np.number):
-            raise ValueError(f"{name} must be a 2-D (sparse) matrix of word counts, got shape {B.shape}")
+            raise ValueError(f"{name} must be a 2-D (sparse) matrix of word counts, got shape {B.shape}"
+                             + ("" if B.dtype != object else " holding objects"))
         B = sp.csr_matrix(B.astype(np.float64))
         B.eliminate_zeros()
     if B.shape[0] == 0:
@@ -96,6 +105,10 @@ def check_documents(X, name="X", dtype=np.float64):
         return X.astype(dtype)
     if isinstance(X, tuple) and len(X) == 2 and sp.issparse(X[1]):
         return documents_from_bow(X[0], X[1], name, dtype)
+    if sp.issparse(X) or (isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind in "biuf"):
+        raise TypeError(f"{name} is a matrix of shape {X.shape}: a bag-of-words matrix needs the vector of "
+                        f"every word, its column (WordMoversEmbedding(embeddings=...), or the pair (embeddings, sparse "
+                        f"matrix) for pairwise_distances); else pass a list of (word vectors, weights) pairs")
     X = as_list(X, name, "documents ((word vectors, weights) pairs)")
     packed = _pack_document_arrays(X, name, dtype)
     if packed is not None:

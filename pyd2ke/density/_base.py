@@ -84,14 +84,39 @@ def _scale_rows(values, low, width, out, n_threads):
     run_row_blocks(work, [(start, min(n, start + step)) for start in range(0, n, step)], n_threads)
 
 
-def _median_distance(F, name, what):
-    d = np.median(pdist(F)) if len(F) > 1 else 0.0
+def _median_distance(F, name, what, why=None):
+    """The median distance between the rows of F; a ValueError when it is 0
+    (why(): a sentence on the likely cause, or "") or overflowed."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = np.median(pdist(F)) if len(F) > 1 else 0.0
+    if np.isnan(d) or np.isinf(d):
+        raise ValueError(f"{name}='median': the distances between the fit {what} overflowed to {d}; the values "
+                         f"are too large for float64 arithmetic: rescale the input")
     if not d > 0:
+        cause = why() if why is not None else ""
         raise ValueError(
             f"{name}='median' needs distinct fit {what}: the median distance between them is {d}; "
-            f"pass {name} as a number"
+            f"{cause}pass {name} as a number"
         )
     return float(d)
+
+
+def _outlier_cause(scaled, data_min, data_range):
+    """Why scaled fit sets can all look alike: in some dimension half the
+    points lie within a millionth of the range, which a few far values set;
+    names the set holding the farthest one. "" when no dimension is so."""
+    values = scaled.values
+    q1, median, q3 = np.percentile(values, [25, 50, 75], axis=0)
+    narrow = np.flatnonzero(q3 - q1 < 1e-6)
+    if not narrow.size:
+        return ""
+    d = int(narrow[0])
+    row = int(np.argmax(np.abs(values[:, d] - median[d])))
+    k = scaled.locate(row)[0]
+    far = float(data_min[d] + values[row, d] * data_range[d])
+    return (f"in dimension {d}, half the fit points lie within {float((q3 - q1)[d] * data_range[d]):.3g} of each "
+            f"other, while a few values such as X[{k}]'s {far:.6g} stretch the range to {float(data_range[d]):.6g}; "
+            f"scaled to [0, 1] the rest collapse together: remove such outliers, or ")
 
 
 # ---- shared machinery ---------------------------------------------------------
@@ -203,7 +228,8 @@ class _SampleSetTransformer(Pyd2keTransformer):
         if sigma == "median":
             pick = np.sort(rng.choice(len(X_scaled), size=min(_MEDIAN_SETS, len(X_scaled)), replace=False))
             E = self._embed_sets(X_scaled.take(pick))
-            sigma = _median_distance(E, "sigma", "sets")
+            sigma = _median_distance(E, "sigma", "sets",
+                                     lambda: _outlier_cause(X_scaled, self.data_min_, self.data_range_))
         self.sigma_ = float(sigma)
         self.random_weights_ = base / self.sigma_
         self.n_components_ = self.n_components
