@@ -169,12 +169,12 @@ py::object pack_dense_graphs(const py::list& items, std::int64_t max_label, int 
 // One pass over a list of strings at C speed, for the checks Python would
 // make in three passes (the items' types, no empty string, the total length
 // that sizes the chunks): (kind, total length, index of the first empty
-// string or -1). kind: 1 when every item is a str (or subclass), 2 when
+// string or -1, longest length). kind: 1 when every item is a str (or subclass), 2 when
 // every item is bytes, 0 for anything else (mixed, other types), which the
 // caller's Python check then names.
 py::tuple text_list_info(const py::list& items) {
     int kind = 0;
-    std::int64_t total = 0, first_empty = -1;
+    std::int64_t total = 0, first_empty = -1, longest = 0;
     const Py_ssize_t n = PyList_GET_SIZE(items.ptr());
     for (Py_ssize_t i = 0; i < n; ++i) {
         PyObject* obj = PyList_GET_ITEM(items.ptr(), i);
@@ -190,14 +190,15 @@ py::tuple text_list_info(const py::list& items) {
             this_kind = 2;
             length = PyBytes_GET_SIZE(obj);
         } else {
-            return py::make_tuple(0, 0, -1);
+            return py::make_tuple(0, 0, -1, 0);
         }
-        if (i > 0 && this_kind != kind) return py::make_tuple(0, 0, -1);
+        if (i > 0 && this_kind != kind) return py::make_tuple(0, 0, -1, 0);
         kind = this_kind;
         total += length;
+        longest = std::max<std::int64_t>(longest, length);
         if (length == 0 && first_empty < 0) first_empty = i;
     }
-    return py::make_tuple(kind, total, first_empty);
+    return py::make_tuple(kind, total, first_empty, longest);
 }
 
 // out (rows, columns), C-contiguous: every row centred on mean and scaled by factor.
@@ -233,5 +234,5 @@ void bind_core(py::module_& m) {
     m.def("center_and_scale_into", &center_and_scale_into<float>, py::arg("out").noconvert(),
           py::arg("mean").noconvert(), py::arg("factor"), py::arg("n_threads"));
     m.def("text_list_info", &text_list_info, py::arg("items"),
-          "(kind: 1 all str, 2 all bytes, 0 otherwise; total length; first empty index or -1) in one pass.");
+          "(kind: 1 all str, 2 all bytes, 0 otherwise; total length; first empty index or -1; longest length) in one pass.");
 }

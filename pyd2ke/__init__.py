@@ -30,6 +30,7 @@ from .kernel_approximation import RandomMaclaurin
 from .sets import RandomSetEmbedding
 from .sketches import CGKEmbedding, ESPSketches, ESPVectorizer
 from .strings import RandomStringEmbedding
+from ._domains.series import SeriesLayoutWarning
 from .timeseries import RandomWarpingSeries, znormalize
 
 __version__ = _core.build_info()["version"]
@@ -90,6 +91,7 @@ __all__ = [
     "RandomStringEmbedding",
     "RandomWarpingSeries",
     "znormalize",
+    "SeriesLayoutWarning",
     "RepresentativeSetEmbedding",
     "build_info",
     "chunking",

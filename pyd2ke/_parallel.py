@@ -74,7 +74,7 @@ def _total_length(objects):
     """The summed lengths of a list's items: a list of strings in one pass of
     the core, anything else by Python."""
     if isinstance(objects, list) and objects and isinstance(objects[0], (str, bytes)):
-        kind, total, _ = _core.text_list_info(objects)
+        kind, total, _, _ = _core.text_list_info(objects)
         if kind:
             return total
     return sum(map(len, objects))

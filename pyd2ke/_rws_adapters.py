@@ -3,8 +3,6 @@ pyd2ke.sktime): their parameters, the RWS they fit and the classifier
 pipeline. Each adapter only turns its framework's collections into pyd2ke's
 (length, channels) series."""
 
-import warnings
-
 import numpy as np
 from sklearn.base import clone
 from sklearn.linear_model import RidgeClassifierCV
@@ -12,7 +10,6 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from ._base import store_parameters
-from ._domains.series import SeriesLayoutWarning
 from .timeseries import RandomWarpingSeries
 
 # The tags both frameworks name alike; each adapter adds its own.
@@ -34,19 +31,19 @@ def as_steps(X, case_steps):
     return [np.ascontiguousarray(case_steps(case)) for case in X]
 
 
-def fit_known_layout(estimator, X, y=None):
-    """estimator.fit(X, y) on series whose layout the adapter made (no
-    warning about more channels than steps: there are that many)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", SeriesLayoutWarning)
-        return estimator.fit(X, y)
 
 
 def rws_of(adapter):
-    """The RandomWarpingSeries an adapter's parameters describe (float32 arithmetic)."""
-    return RandomWarpingSeries(adapter.n_components, max_length=adapter.max_length, derivative=adapter.derivative,
-                               local=adapter.local, random_state=adapter.random_state, n_jobs=adapter.n_jobs,
-                               dtype=np.float32)
+    """The RandomWarpingSeries an adapter's parameters describe (float32
+    arithmetic), told that its series' layout is known: the adapter made
+    them (length, channels), so more channels than steps is no sign of a
+    misread (no SeriesLayoutWarning; a flag on the instance, not a warnings
+    filter, which threads would share)."""
+    rws = RandomWarpingSeries(adapter.n_components, max_length=adapter.max_length, derivative=adapter.derivative,
+                              local=adapter.local, random_state=adapter.random_state, n_jobs=adapter.n_jobs,
+                              dtype=np.float32)
+    rws._layout_known = True
+    return rws
 
 
 def classifier_pipeline(adapter):
@@ -68,7 +65,7 @@ class TransformerAdapter:
         super().__init__()
 
     def _fit(self, X, y=None):
-        self.rws_ = fit_known_layout(rws_of(self), self._steps(X))
+        self.rws_ = rws_of(self).fit(self._steps(X))
         return self
 
 
@@ -82,7 +79,7 @@ class ClassifierAdapter:
         super().__init__()
 
     def _fit(self, X, y):
-        self.pipeline_ = fit_known_layout(classifier_pipeline(self), self._steps(X), y)
+        self.pipeline_ = classifier_pipeline(self).fit(self._steps(X), y)
         return self
 
     def _predict(self, X):

@@ -7,11 +7,28 @@ series, sets and documents are in their domains (pyd2ke/_domains/).
 
 import numbers
 import os
+import sys
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
 
 from . import _core
+
+def _inside(frame):
+    """A frame of pyd2ke, or of scikit-learn's set_output wrapper around a
+    pyd2ke method."""
+    module = frame.f_globals.get("__name__", "")
+    return module == "pyd2ke" or module.startswith("pyd2ke.") or module == "sklearn.utils._set_output"
+
+
+def warn_user(message, category=UserWarning):
+    """warnings.warn pointed at the caller's line: the first frame outside
+    pyd2ke, however deep in the package the warning arises."""
+    frame, level = sys._getframe(1), 2  # stacklevel 2: the caller of warn_user
+    while frame is not None and _inside(frame):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
 
 
 # Counts (random objects, lengths, sizes) above this cannot be meant: they

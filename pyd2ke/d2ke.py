@@ -15,7 +15,6 @@ RandomSetEmbedding, WordMoversEmbedding and RepresentativeSetEmbedding are
 its siblings that fix the metric and the random-object distribution.
 """
 
-import warnings
 from collections.abc import Mapping
 from numbers import Real
 
@@ -36,6 +35,7 @@ from ._validation import (
     check_gamma,
     check_positive_int,
     effective_n_threads,
+    warn_user,
 )
 
 # Fit objects whose distances to the random objects set gamma="auto" and the
@@ -91,11 +91,8 @@ class D2KEBase(Pyd2keTransformer):
 
     def _draw_representatives(self, X, rng, n):
         if n > len(X):
-            warnings.warn(
-                f"n_components={n} is larger than the number of fit objects ({len(X)}); "
-                f"using all {len(X)} of them",
-                UserWarning,
-            )
+            warn_user(f"n_components={n} is larger than the number of fit objects ({len(X)}); "
+                      f"using all {len(X)} of them")
             n = len(X)
         self.representative_indices_ = np.sort(rng.choice(len(X), size=n, replace=False))
         return [X[i] for i in self.representative_indices_]
@@ -119,7 +116,8 @@ class D2KEBase(Pyd2keTransformer):
                 self.node_label_vocabulary_ = vocabulary
         X, flavour = domain.check(X, name, check_dtype(self.dtype))
         if reset:
-            domain.check_layout(X, name)
+            if not getattr(self, "_layout_known", False):  # set by the aeon and sktime adapters
+                domain.check_layout(X, name)
             self.input_flavour_ = flavour
         elif flavour != self.input_flavour_:
             raise domain.flavour_error(name, flavour, self.input_flavour_)

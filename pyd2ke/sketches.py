@@ -17,7 +17,6 @@ later), and the CGK bits come from a seeded counter-based hash.
 """
 
 import math
-import warnings
 from numbers import Integral
 
 import numpy as np
@@ -29,7 +28,7 @@ from ._base import Interval, Pyd2keTransformer, StrOptions, store_parameters, st
 from ._domains.strings import check_strings
 from ._ragged import Ragged
 from ._seeds import draw_seed
-from ._validation import check_dtype, check_positive_int, effective_n_threads
+from ._validation import check_dtype, check_positive_int, effective_n_threads, warn_user
 
 
 class _OutputAsItIs:
@@ -114,7 +113,11 @@ class ESPSketches(Ragged):
             index = index[0]  # scikit-learn's _safe_indexing writes X[key, ...]
         if isinstance(index, (list, np.ndarray)):
             key = np.asarray(index)
-            if key.dtype != bool and not np.issubdtype(key.dtype, np.integer) and key.size:
+            if key.ndim == 0:
+                return super().__getitem__(int(key))
+            if key.size == 0:
+                key = key.astype(np.intp)  # [] is float64 to numpy
+            if key.dtype != bool and not np.issubdtype(key.dtype, np.integer):
                 raise IndexError(f"ESPSketches take integer or boolean indices, got an array of {key.dtype}")
             return self.take(np.arange(len(self))[key])  # negative indices, bounds and masks as numpy's
         return super().__getitem__(index)
@@ -371,7 +374,7 @@ class CGKEmbedding(_OutputAsItIs, Pyd2keTransformer, auto_wrap_output_keys=None)
         """Learn the alphabet and the walk length; draw the seed."""
         strings, is_bytes = check_strings(X)
         self.alphabet_ = self._symbols(strings, is_bytes)
-        self.max_length_ = max(map(len, strings))
+        self.max_length_ = strings.longest()
         if self.max_length_ == 0 and self.output_length is None:
             raise ValueError("X holds only empty strings: the walk length, 3 x the longest fit string, would be 0; "
                              "pass output_length")
@@ -406,14 +409,14 @@ class CGKEmbedding(_OutputAsItIs, Pyd2keTransformer, auto_wrap_output_keys=None)
         # on (2 standard deviations below the mean).
         T = self.output_length_
         limit = max(self.max_length_, int(T / 2 - math.sqrt(T)))
-        longer = sum(len(s) > limit for s in strings)
-        if longer:
-            longest = max(map(len, strings))
-            warnings.warn(
+        longest = strings.longest()  # measured by the check (no pass here when no string is that long)
+        if longest > limit:
+            longer = sum(len(s) > limit for s in strings)
+            warn_user(
                 f"{longer} of the {len(strings)} strings of X have more than {limit} letters (the longest: "
                 f"{longest}), more than any fit string: the walks of 3 x {self.max_length_} = {T} steps, set by the "
                 f"fit data, may end before such a string does, and its tail then does not count. Fit on strings "
-                f"as long, or pass output_length >= {3 * longest}", UserWarning, stacklevel=3)
+                f"as long, or pass output_length >= {3 * longest}")
 
     def _allocate(self, n):
         # Both outputs have a known size: the symbols go into one array, the

@@ -91,8 +91,9 @@ def test_longer_strings_than_the_fit_data_warn():
     """The walk length comes from the fit data: a string it is likely to
     cut is named, not embedded by its head alone without a word."""
     cgk = CGKEmbedding(random_state=0).fit(["ACGTACGTAC", "GGTACCATGA"])  # T = 30
-    with pytest.warns(UserWarning, match=r"2 of the 3 strings of X have more than 10 letters.*>= 300"):
+    with pytest.warns(UserWarning, match=r"2 of the 3 strings of X have more than 10 letters.*>= 300") as caught:
         cgk.transform(["ACGT" * 5 + "A" * 80, "ACGT" * 5 + "C" * 80, "ACG"])
+    assert caught[0].filename == __file__
     long_fit = CGKEmbedding(random_state=0).fit(["A" * 52])  # T = 156: 56 letters pass its end
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -658,6 +658,8 @@ def test_an_outlier_that_collapses_the_scaled_sets_is_named():
     sets[4][3, 0] = 1e100
     with pytest.raises(ValueError, match=r"median distance between them is 0.0; in dimension 0, .* X\[4\]'s 1e\+100"):
         DensityKernelFeatures(n_components=8, random_state=0).fit(sets)
-    # Without such an outlier, the zero median keeps its plain message.
-    with pytest.raises(ValueError, match=r"median distance between them is 0.0; pass sigma as a number"):
-        DensityKernelFeatures(n_components=8, random_state=0).fit([np.array([[0.0], [1.0]])] * 3)
+    # Without such an outlier, the zero median keeps its plain message:
+    # identical sets, also with a mostly constant dimension.
+    for same in (np.array([[0.0], [1.0]]), np.c_[[0, 0, 0, 0, 1.0], [0, 1, 2, 3, 4.0]]):
+        with pytest.raises(ValueError, match=r"median distance between them is 0.0; pass sigma as a number"):
+            DensityKernelFeatures(n_components=8, random_state=0).fit([same] * 4)

@@ -70,7 +70,7 @@ def test_batch_kernels_match_reference(simd, dtype, rtol, atol, window):
         np.testing.assert_allclose(out, dtw_matrix(X, W, window), rtol=rtol, atol=atol)
 
 
-@pytest.mark.filterwarnings("ignore::pyd2ke._domains.series.SeriesLayoutWarning")  # drawn shapes may be wide
+@pytest.mark.filterwarnings("ignore::pyd2ke.SeriesLayoutWarning")  # drawn shapes may be wide
 @given(series_pairs(max_length=60))
 def test_pairwise_distances_matches_reference(case):
     x, y, window = case

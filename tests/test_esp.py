@@ -183,12 +183,14 @@ def test_sketches_index_like_an_array_for_cross_validation():
     strings = ["".join(rng.choice(list("ACGT"), 30)) for _ in range(40)]
     sk = ESPVectorizer(output="sketch").fit_transform(strings)
     assert sk.shape == (40,)
-    for key, rows in (([3, 0, -1], [3, 0, 39]), (np.arange(40) % 2 == 0, range(0, 40, 2)), (np.array([], int), [])):
+    for key, rows in (([3, 0, -1], [3, 0, 39]), (np.arange(40) % 2 == 0, range(0, 40, 2)), (np.array([], int), []),
+                      ([], [])):
         part = sk[key]
         assert isinstance(part, ESPSketches) and len(part) == len(rows)
         for i, r in enumerate(rows):
             np.testing.assert_array_equal(part[i][0], sk[r][0])
             np.testing.assert_array_equal(part[i][1], sk[r][1])
+    np.testing.assert_array_equal(sk[np.array(2)][0], sk[2][0])
     with pytest.raises(IndexError):
         sk[[40]]
     with pytest.raises(IndexError, match="integer or boolean"):

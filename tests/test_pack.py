@@ -266,7 +266,7 @@ def test_pairwise_distances_packs_on_its_own_n_jobs(monkeypatch):
 )
 def test_text_list_info_equals_python(texts):
     kinds = {type(t) for t in texts}
-    kind, total, first_empty = _core.text_list_info(texts)
+    kind, total, first_empty, longest = _core.text_list_info(texts)
     if kinds == {str}:
         assert kind == 1
     elif kinds == {bytes}:
@@ -276,6 +276,7 @@ def test_text_list_info_equals_python(texts):
         return
     assert total == sum(map(len, texts))
     assert first_empty == next((i for i, t in enumerate(texts) if len(t) == 0), -1)
+    assert longest == max(map(len, texts))
 
 
 def test_text_list_info_leaves_everything_else_to_python():

@@ -209,6 +209,8 @@ def test_bag_of_words_and_pairs_are_not_mistaken():
     fitted = WordMoversEmbedding(4, embeddings=E, random_state=0).fit(counts)
     with pytest.raises(TypeError, match="list of .word vectors, weights. pairs.*without embeddings"):
         fitted.transform(pairs)
+    with pytest.raises(TypeError, match="list of .word vectors, weights. pairs.*without embeddings"):
+        WordMoversEmbedding(4, embeddings=E).fit(pairs)
 
 
 def test_bad_bag_of_words_weight_names_its_column():

@@ -13,7 +13,7 @@ from sklearn.compose import ColumnTransformer
 
 import pyd2ke
 from cases import ALL_CASES, as_dense
-from pyd2ke._domains.series import SeriesLayoutWarning
+from pyd2ke import SeriesLayoutWarning
 from pyd2ke.datasets import load_statlog_dna
 from pyd2ke.distances import pairwise_distances
 from pyd2ke.timeseries import znormalize
@@ -103,8 +103,9 @@ def test_a_list_of_aeon_cases_is_named():
     ones name the layout in their channel error."""
     rng = np.random.default_rng(0)
     cases = [rng.normal(size=(3, 40)) for _ in range(6)]
-    with pytest.warns(SeriesLayoutWarning, match=r"X\[0\]: 3 steps of 40 channels.*\[x\.T for x in X\]"):
+    with pytest.warns(SeriesLayoutWarning, match=r"X\[0\]: 3 steps of 40 channels.*\[x\.T for x in X\]") as caught:
         pyd2ke.RandomWarpingSeries(8, random_state=0).fit(cases)
+    assert caught[0].filename == __file__  # the user's line, not pyd2ke's
     with pytest.warns(SeriesLayoutWarning, match="more channels than steps"):
         pairwise_distances(cases, metric="dtw")
     with pytest.warns(SeriesLayoutWarning, match="more channels than steps"):

@@ -36,9 +36,22 @@ def check_document_weights(weights, offsets, name, columns=None):
         raise ValueError(f"{name}[{int(empty[0])}] has only zero weights; a document needs some positive weight")
 
 
-def bag_of_words_matrix(bow):
+def _refuse_pairs(bow, name):
+    """TypeError when a list of (word vectors, weights) pairs comes where a
+    bag-of-words matrix belongs (an estimator given embeddings=)."""
+    if isinstance(bow, (list, tuple)) and len(bow) and isinstance(bow[0], (list, tuple)) and len(bow[0]) == 2 \
+            and np.ndim(bow[0][0]) == 2:
+        raise TypeError(f"{name} is a list of (word vectors, weights) pairs, but with embeddings= the input is a "
+                        f"bag-of-words matrix (n_documents, n_words); pass the pairs to an estimator without "
+                        f"embeddings")
+
+
+def bag_of_words_matrix(bow, name="X"):
     """A bag-of-words matrix (dense or scipy.sparse) as float64 CSR, as given."""
-    return sp.csr_matrix(bow) if sp.issparse(bow) else sp.csr_matrix(np.asarray(bow, dtype=np.float64))
+    if sp.issparse(bow):
+        return sp.csr_matrix(bow)
+    _refuse_pairs(bow, name)
+    return sp.csr_matrix(np.asarray(bow, dtype=np.float64))
 
 
 def smooth_idf(bow):
@@ -63,11 +76,7 @@ def documents_from_bow(embeddings, bow, name="X", dtype=np.float64, word_weights
             B.sum_duplicates()
             B.eliminate_zeros()
     else:
-        if isinstance(bow, (list, tuple)) and len(bow) and isinstance(bow[0], (list, tuple)) and len(bow[0]) == 2 \
-                and np.ndim(bow[0][0]) == 2:
-            raise TypeError(f"{name} is a list of (word vectors, weights) pairs, but with embeddings= the input is "
-                            f"a bag-of-words matrix (n_documents, n_words); pass the pairs to an estimator "
-                            f"without embeddings")
+        _refuse_pairs(bow, name)
         try:
             B = np.asarray(bow)
         except ValueError:  # ragged nested lists

@@ -4,13 +4,12 @@ ground cost across channels, summed along the path, optional Sakoe-Chiba
 window); random series of Gaussian values."""
 
 import numbers
-import warnings
 
 import numpy as np
 
 from .. import _core
 from .._ragged import Ragged
-from .._validation import as_list, real_array
+from .._validation import as_list, real_array, warn_user
 from .base import Metric, RaggedDomain
 
 # Random series: lengths uniform on {MIN_LENGTH..MAX_LENGTH}, values N(0, SCALE^2).
@@ -98,11 +97,11 @@ def warn_if_channels_first(packed, name="X"):
     # Two series at least: a collection read the wrong way round has many,
     # and one short wide series (a query) is no sign of it.
     if packed.dim > 1 and lengths.size >= 2 and packed.dim > lengths.max():
-        warnings.warn(
+        warn_user(
             f"every series of {name} has more channels than steps ({name}[0]: {lengths[0]} "
             f"step{'' if lengths[0] == 1 else 's'} of {packed.dim} channels). pyd2ke reads a series as (length, channels): if these are aeon's or sktime's "
             f"(n_channels, n_timepoints) cases, pass [x.T for x in {name}]",
-            SeriesLayoutWarning, stacklevel=2)
+            SeriesLayoutWarning)
     return packed
 
 

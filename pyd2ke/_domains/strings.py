@@ -2,13 +2,12 @@
 distance (unit costs, on code points or bytes) or by the L1 distance of ESP
 characteristic vectors; random strings by the four RSE samplers."""
 
-import warnings
 from collections import Counter
 
 import numpy as np
 
 from .. import _core
-from .._validation import check_none_missing, listed
+from .._validation import check_none_missing, listed, warn_user
 from .base import Domain, Metric, soft_or_direct
 
 SAMPLERS = ("rf", "rfd", "ss", "bss")
@@ -37,12 +36,15 @@ def check_strings(X, name="X", allow_empty=True):
 
 class TextList(list):
     """A checked list of strings that knows its total length, so that
-    chunk_bounds does not measure it again."""
+    chunk_bounds does not measure it again, and its longest string's."""
 
-    __slots__ = ("_total",)
+    __slots__ = ("_total", "_longest")
 
     def total_size(self):
         return self._total
+
+    def longest(self):
+        return self._longest
 
 
 def _string_list(X, name):
@@ -59,7 +61,7 @@ def _string_list(X, name):
     X, labels = listed(X, name, "str or bytes", item="string", container=TextList)
     # Types and lengths in one pass of the core; a list that is not all str
     # or all bytes gets its first wrong item named below.
-    kind, X._total, first_empty = _core.text_list_info(X)
+    kind, X._total, first_empty, X._longest = _core.text_list_info(X)
     if not kind:
         _raise_for_first_bad_item(check_none_missing(X, labels, name, item="string"), name)
     return X, kind == 2, first_empty
@@ -214,11 +216,8 @@ def _sample_bss(X, n, max_length, rng):
                 # the rest in a random order and say so.
                 rest = sorted(universe - seen)
                 out.extend(rest[i] for i in rng.permutation(len(rest)))
-                warnings.warn(
-                    f"n_components={n} is larger than the number of distinct bss blocks of X "
-                    f"({len(universe)} with max_length={max_length}); using all {len(universe)} of them",
-                    UserWarning,
-                )
+                warn_user(f"n_components={n} is larger than the number of distinct bss blocks of X "
+                          f"({len(universe)} with max_length={max_length}); using all {len(universe)} of them")
                 return out
     return out[:n]
 

@@ -103,11 +103,12 @@ def _median_distance(F, name, what, why=None):
 
 def _outlier_cause(scaled, data_min, data_range):
     """Why scaled fit sets can all look alike: in some dimension half the
-    points lie within a millionth of the range, which a few far values set;
-    names the set holding the farthest one. "" when no dimension is so."""
+    points spread over less than a millionth of the range, which a few far
+    values set; names the set holding the farthest one. "" when no dimension
+    is so (a spread of 0, a mostly constant feature, is no outlier's doing)."""
     values = scaled.values
     q1, median, q3 = np.percentile(values, [25, 50, 75], axis=0)
-    narrow = np.flatnonzero(q3 - q1 < 1e-6)
+    narrow = np.flatnonzero((q3 - q1 > 0) & (q3 - q1 < 1e-6))
     if not narrow.size:
         return ""
     d = int(narrow[0])

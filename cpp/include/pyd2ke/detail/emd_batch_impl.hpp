@@ -8,10 +8,12 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
 #include "../core/cpu_features.hpp"
+#include "../core/finite.hpp"
 #include "../core/point_set.hpp"
 #include "../distance/emd.hpp"
 #include "emd_impl.hpp"
@@ -19,6 +21,15 @@
 
 namespace pyd2ke {
 namespace detail {
+
+// emd_from_cost of ground costs computed from finite points: a cost that is
+// not finite overflowed, and so does the distance: +infinity, the mark the
+// callers' finite checks report (emd_from_cost would throw without a name).
+inline double emd_of_computed_costs(const double* cost, std::size_t n, std::size_t m, const double* a,
+                                    const double* b, EmdWorkspace& ws) {
+    if (!all_finite(cost, n * m)) return std::numeric_limits<double>::infinity();
+    return emd_from_cost(cost, n, m, a, b, ws);
+}
 
 // EMD between two weighted point sets, ground costs from differences in
 // double precision (the definition the batch is tested against).
@@ -36,8 +47,8 @@ double emd_from_differences(const PointSetView<T>& a, const PointSetView<T>& b, 
             cost[i * b.size + j] = std::sqrt(s);
         }
     const std::vector<double> ua(a.weights ? 0 : a.size, 1.0), ub(b.weights ? 0 : b.size, 1.0);
-    return emd_from_cost(cost.data(), a.size, b.size, a.weights ? a.weights : ua.data(),
-                         b.weights ? b.weights : ub.data(), ws);
+    return emd_of_computed_costs(cost.data(), a.size, b.size, a.weights ? a.weights : ua.data(),
+                                 b.weights ? b.weights : ub.data(), ws);
 }
 
 template <class T>
@@ -218,7 +229,7 @@ private:
             s.cost.resize(n * m);
             for (std::size_t i = 0; i < n; ++i)
                 for (std::size_t c = 0; c < m; ++c) s.cost[i * m + c] = std::sqrt(static_cast<double>(squared(i, c)));
-            return emd_from_cost(s.cost.data(), n, m, a, &weights_[first], s.workspace);
+            return emd_of_computed_costs(s.cost.data(), n, m, a, &weights_[first], s.workspace);
         }
         const double* target_mass = &mass_[kept_offsets_[j]];
         if (ns < nt)

@@ -112,15 +112,7 @@ public:
         const std::size_t nt = keep_positive_weights(b, m, "target", targets_, target_mass_);
         kept_sources_ = ns;
         kept_targets_ = nt;
-        if (!all_finite(cost, n * m)) {
-            // +infinity is an overflowed ground cost (finite inputs too large):
-            // the distance overflows too, and the callers' finite checks name
-            // the object. NaN or -infinity is not a cost.
-            for (std::size_t k = 0; k < n * m; ++k)
-                if (!(cost[k] > -std::numeric_limits<double>::infinity()))
-                    throw std::invalid_argument("emd: a cost is NaN or -infinity");
-            return std::numeric_limits<double>::infinity();
-        }
+        if (!all_finite(cost, n * m)) throw std::invalid_argument("emd: costs must be finite");
         const std::size_t* src = sources_.data();
         const std::size_t* tgt = targets_.data();
 
@@ -160,7 +152,8 @@ public:
         TransportSolver& simplex = this->simplex();
         simplex.reset(rows, cols);
         fill(simplex.costs(), rows);
-        // Squared distances of checked, finite points: anything else overflowed.
+        // Squared distances of checked, finite points: anything else overflowed,
+        // and +infinity marks the overflow for the callers' finite checks.
         if (!all_finite(simplex.costs(), rows * cols)) return std::numeric_limits<double>::infinity();
         simplex.take_square_roots();
         return finish_transport(simplex, rows, cols, row_mass, col_mass);

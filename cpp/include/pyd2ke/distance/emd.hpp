@@ -46,7 +46,8 @@ public:
     // points; rows should be the longer side (the pricing vectorises down
     // the rows). fill writes squared Euclidean distances: the simplex takes
     // their square roots in its own (widest) lanes. A cost that is not finite
-    // (squared distances that overflowed) gives +infinity. flows() and the
+    // (squared distances of finite points that overflowed) gives +infinity,
+    // the mark of an overflow, not a transport cost. flows() and the
     // potentials do not describe these solves.
     template <class Fill>
     double solve_prepared(std::size_t rows, std::size_t cols, const double* row_mass, const double* col_mass,
@@ -76,10 +77,8 @@ private:
 
 // Minimum-cost transport between supplies a (n, >= 0) and demands b (m, >= 0)
 // with row-major costs (n, m); a and b are normalised to sum 1 here (pass raw
-// weights). Returns sum flow * cost, +infinity when a cost is +infinity (an
-// overflowed ground distance). Throws std::invalid_argument for an empty
-// side, negative or non-finite weights, an all-zero side, or a cost that is
-// NaN or -infinity.
+// weights). Returns sum flow * cost. Throws std::invalid_argument for an empty
+// side, negative or non-finite weights, an all-zero side or non-finite costs.
 inline double emd_from_cost(const double* cost, std::size_t n, std::size_t m, const double* a, const double* b,
                             EmdWorkspace& ws) {
     return ws.solver_.solve(cost, n, m, a, b);
