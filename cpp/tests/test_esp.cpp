@@ -178,6 +178,28 @@ void test_cgk() {
     // unknown 3; at 1 and 3 threads, in 32- and 64-bit columns.
     const pyd2ke::CgkSlots slots(std::vector<std::uint32_t>{'b', 'c'});
     CHECK(slots.width() == 4);
+    // An alphabet that is not ascending and distinct, or holds the pad, is
+    // refused (the lookup table was sized by its last symbol); symbols beyond
+    // text's code range are found by bisection, not a table of that size.
+    auto refused = [](std::vector<std::uint32_t> alphabet) {
+        try {
+            pyd2ke::CgkSlots s(alphabet);
+        } catch (const std::invalid_argument&) {
+            return true;
+        }
+        return false;
+    };
+    CHECK(refused({'b', 'a'}) && refused({'a', 'a'}) && refused({'a', pyd2ke::kCgkPad}));
+    const pyd2ke::CgkSlots wide(std::vector<std::uint32_t>{'a', 0x200000u, 0xFFFFFFF0u});
+    CHECK(wide('a') == 0 && wide(0x200000u) == 1 && wide(0xFFFFFFF0u) == 2 && wide('b') == 4 &&
+          wide(pyd2ke::kCgkPad) == 3);
+    bool text_refused = false;
+    try {
+        pyd2ke::TextView bad("abc", 3, 3);
+    } catch (const std::invalid_argument&) {
+        text_refused = true;
+    }
+    CHECK(text_refused);
     for (int threads : {1, 3}) {
         std::vector<std::int32_t> c32(f.size());
         std::vector<std::int64_t> c64(f.size());
@@ -264,6 +286,22 @@ void test_hashed_csr() {
             }
         }
     }
+    // n_features must be >= 1 and fit the column index type.
+    auto refused = [](auto&& f) {
+        try {
+            f();
+        } catch (const std::invalid_argument&) {
+            return true;
+        }
+        return false;
+    };
+    const std::uint64_t label = 12345;
+    const double count = 1;
+    const std::int64_t offsets[] = {0, 1};
+    CHECK(refused([&] { pyd2ke::esp_hashed_csr(&label, &count, offsets, 1, 0); }));
+    CHECK(refused([&] { pyd2ke::esp_hashed_csr<std::int32_t>(&label, &count, offsets, 1, std::uint64_t{1} << 40); }));
+    CHECK(refused([] { pyd2ke::EspCsrAppender<std::int32_t, float> rows(0); }));
+    CHECK(!refused([] { pyd2ke::EspCsrAppender<std::int32_t, float> rows(std::uint64_t{1} << 31); }));
 }
 
 }  // namespace

@@ -102,6 +102,27 @@ void test_bad_arguments() {
         threw = true;
     }
     CHECK(threw);
+    // Channel counts that differ are refused (they read past the shorter rows).
+    const double xy[] = {0, 1, 2, 3, 2, 1}, w2[] = {2, 3, 2, 2};
+    const pyd2ke::SeriesView<double> two(xy, 3, 2), one(w2, 3, 1), wide(w2, 2, 2);
+    auto throws = [](auto&& f) {
+        try {
+            f();
+        } catch (const std::invalid_argument&) {
+            return true;
+        }
+        return false;
+    };
+    CHECK(throws([&] { pyd2ke::subsequence_end_costs(two, one, 1, out); }));
+    CHECK(throws([&] { pyd2ke::subsequence_end_costs_reference(two, one, 1); }));
+    const std::size_t dilations[] = {1, 1};
+    CHECK(throws([&] { pyd2ke::local_series_features<double>({two}, {one}, dilations, 1, nullptr, 1.0, true, 1.0,
+                                                             out, 1); }));
+    CHECK(throws([&] { pyd2ke::local_series_features<double>({two}, {wide, one}, dilations, 2, nullptr, 1.0, true,
+                                                             1.0, out, 1); }));
+    double row[1];
+    CHECK(!throws([&] { pyd2ke::local_series_features<double>({two}, {wide}, dilations, 1, nullptr, 1.0, true, 1.0,
+                                                              row, 1); }));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,7 +19,10 @@ struct TextView {
 
     TextView() = default;
     TextView(const void* data_, std::size_t size_, unsigned char unit_bytes_)
-        : data(data_), size(size_), unit_bytes(unit_bytes_) {}
+        : data(data_), size(size_), unit_bytes(unit_bytes_) {
+        if (unit_bytes_ != 1 && unit_bytes_ != 2 && unit_bytes_ != 4)
+            throw std::invalid_argument("TextView: unit_bytes must be 1, 2 or 4");
+    }
     TextView(std::string_view s) : data(s.data()), size(s.size()), unit_bytes(1) {}
     TextView(std::u16string_view s) : data(s.data()), size(s.size()), unit_bytes(2) {}
     TextView(std::u32string_view s) : data(s.data()), size(s.size()), unit_bytes(4) {}

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -22,6 +24,14 @@ namespace detail {
 
 // Index: the type of indptr and indices (scipy keeps int32 ones as they are
 // and copies int64 ones into int32 when their values fit).
+// n_features columns, their indices held by Index.
+template <class Index>
+void check_hashed_columns(std::uint64_t n_features) {
+    if (n_features == 0) throw std::invalid_argument("n_features must be >= 1");
+    if (n_features - 1 > static_cast<std::uint64_t>(std::numeric_limits<Index>::max()))
+        throw std::invalid_argument("n_features is too large for the column index type");
+}
+
 template <class Index>
 struct HashedCsrOf {
     std::vector<Index> indptr;

@@ -33,11 +33,17 @@ inline void check_subsequence_arguments(std::size_t shape_length, std::size_t di
     if (dilation < 1) throw std::invalid_argument("dilation must be >= 1");
     if (shape_length == 0) throw std::invalid_argument("the short series must have at least one step");
 }
+
+template <class T>
+void check_subsequence_pair(const SeriesView<T>& x, const SeriesView<T>& w, std::size_t dilation) {
+    check_subsequence_arguments(w.length, dilation);
+    if (x.channels != w.channels) throw std::invalid_argument("series have different numbers of channels");
+}
 }  // namespace detail
 
 template <class T>
 void subsequence_end_costs(const SeriesView<T>& x, const SeriesView<T>& w, std::size_t dilation, T* out) {
-    detail::check_subsequence_arguments(w.length, dilation);
+    detail::check_subsequence_pair(x, w, dilation);
     std::vector<T> rows;
     detail::subsequence_end_costs(x, w, dilation, out, rows);
 }
@@ -45,7 +51,7 @@ void subsequence_end_costs(const SeriesView<T>& x, const SeriesView<T>& w, std::
 template <class T>
 std::vector<double> subsequence_end_costs_reference(const SeriesView<T>& x, const SeriesView<T>& w,
                                                     std::size_t dilation) {
-    detail::check_subsequence_arguments(w.length, dilation);
+    detail::check_subsequence_pair(x, w, dilation);
     return detail::subsequence_end_costs_textbook(x, w, dilation);
 }
 
@@ -59,9 +65,16 @@ void local_series_features(const std::vector<SeriesView<T>>& inputs, const std::
                            T factor, T* out, int n_threads) {
     const std::size_t R = shapes.size();
     if (n_match > R) throw std::invalid_argument("n_match must be <= the number of shapes");
-    for (std::size_t j = 0; j < R; ++j) detail::check_subsequence_arguments(shapes[j].length, dilations[j]);
-    for (const auto& x : inputs)
+    for (std::size_t j = 0; j < R; ++j) {
+        detail::check_subsequence_arguments(shapes[j].length, dilations[j]);
+        if (shapes[j].channels != shapes[0].channels)
+            throw std::invalid_argument("every shape must have the same number of channels");
+    }
+    for (const auto& x : inputs) {
         if (x.length == 0) throw std::invalid_argument("every input must have at least one step");
+        if (R > 0 && x.channels != shapes[0].channels)
+            throw std::invalid_argument("every input must have the shapes' number of channels");
+    }
     parallel_for_blocks(inputs.size(), n_threads, 1, [&](std::size_t begin, std::size_t end) {
         std::vector<T> rows, profile;
         for (std::size_t n = begin; n < end; ++n) {

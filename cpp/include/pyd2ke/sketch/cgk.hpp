@@ -66,20 +66,35 @@ inline std::vector<std::uint32_t> cgk_embed_batch(const std::vector<TextView>& t
 // 0 .. k-1 in sorted order, kCgkPad slot k, any other symbol slot k + 1.
 class CgkSlots {
 public:
-    // alphabet: sorted, distinct, without kCgkPad.
+    // alphabet: ascending, distinct, without kCgkPad (std::invalid_argument
+    // otherwise).
     explicit CgkSlots(const std::vector<std::uint32_t>& alphabet)
-        : k_(static_cast<std::uint32_t>(alphabet.size())),
-          table_(alphabet.empty() ? 0 : static_cast<std::size_t>(alphabet.back()) + 1, k_ + 1) {
-        for (std::uint32_t j = 0; j < k_; ++j) table_[alphabet[j]] = j;
+        : k_(static_cast<std::uint32_t>(alphabet.size())), alphabet_(alphabet) {
+        for (std::size_t j = 0; j < alphabet.size(); ++j) {
+            if (alphabet[j] == kCgkPad) throw std::invalid_argument("CgkSlots: the alphabet holds the pad symbol");
+            if (j > 0 && !(alphabet[j - 1] < alphabet[j]))
+                throw std::invalid_argument("CgkSlots: the alphabet must be ascending and distinct");
+        }
+        // A lookup table over the code range of text (Unicode's 0x110000 code
+        // points at most: 4.4 MB); wider symbols are found by bisection.
+        if (!alphabet.empty() && alphabet.back() < kTableLimit) {
+            table_.assign(static_cast<std::size_t>(alphabet.back()) + 1, k_ + 1);
+            for (std::uint32_t j = 0; j < k_; ++j) table_[alphabet[j]] = j;
+        }
     }
     std::uint32_t width() const { return k_ + 2; }  // slots per step
     std::uint32_t operator()(std::uint32_t symbol) const {
         if (symbol == kCgkPad) return k_;
-        return symbol < table_.size() ? table_[symbol] : k_ + 1;
+        if (alphabet_.empty() || alphabet_.back() < kTableLimit)
+            return symbol < table_.size() ? table_[symbol] : k_ + 1;
+        const auto it = std::lower_bound(alphabet_.begin(), alphabet_.end(), symbol);
+        return it != alphabet_.end() && *it == symbol ? static_cast<std::uint32_t>(it - alphabet_.begin()) : k_ + 1;
     }
 
 private:
+    static constexpr std::uint32_t kTableLimit = 0x110000;
     std::uint32_t k_;
+    std::vector<std::uint32_t> alphabet_;
     std::vector<std::uint32_t> table_;  // symbol -> slot, by a lookup over the alphabet's code range
 };
 

@@ -166,6 +166,7 @@ using HashedCsr = HashedCsrOf<std::int64_t>;
 template <class Index = std::int64_t>
 HashedCsrOf<Index> esp_hashed_csr(const std::uint64_t* labels, const double* counts, const std::int64_t* offsets,
                                   std::size_t n, std::uint64_t n_features, int n_threads = 1) {
+    detail::check_hashed_columns<Index>(n_features);
     return detail::esp_hashed_csr_impl<Index>(labels, counts, offsets, n, n_features, n_threads);
 }
 
@@ -179,6 +180,7 @@ template <class Index, class T>
 class EspCsrAppender {
 public:
     explicit EspCsrAppender(std::uint64_t n_features) : n_features_(n_features) {
+        detail::check_hashed_columns<Index>(n_features);
         indptr.resize(1);
         indptr[0] = 0;
     }
