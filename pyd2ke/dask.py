@@ -278,7 +278,7 @@ def fit_streamed(transformer, learner, objects, labels, *, classes=None, epochs=
     -------
     model : sklearn.pipeline.Pipeline (transformer, scaler, learner)
     """
-    settings = check_settings(learner, classes, epochs, patience, tol, memory_budget)
+    settings = check_settings(learner, classes, epochs, patience, tol, memory_budget, validation)
     t0 = time.perf_counter()
     label_parts = _label_blocks(labels, objects.npartitions if isinstance(objects, db.Bag)
                                 else len(objects.chunks[0]))

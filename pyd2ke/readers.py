@@ -36,7 +36,8 @@ class Lines:
         Yield ``bytes`` (compared byte by byte) instead of ``str``.
     encoding : str, default="utf-8"
     skip_empty : bool, default=True
-        Leave out empty lines.
+        Leave out empty lines (with ``label_separator`` too; a line with a
+        label and an empty string is kept).
     """
 
     def __init__(self, path, chunk_size=10000, *, label_separator=None, as_bytes=False, encoding="utf-8",
@@ -58,13 +59,13 @@ class Lines:
         with open(self.path, mode, **({} if self.as_bytes else {"encoding": self.encoding, "newline": ""})) as f:
             for number, line in enumerate(f, 1):
                 line = line.rstrip(newline)
+                if self.skip_empty and not line:
+                    continue
                 if separator is not None:
                     label, found, line = line.partition(separator)
                     if not found:
                         raise ValueError(f"{self.path}:{number} has no label separator {self.label_separator!r}")
                     labels.append(label.decode(self.encoding) if self.as_bytes else label)
-                elif self.skip_empty and not line:
-                    continue
                 strings.append(line)
                 if len(strings) == self.chunk_size:
                     yield self._chunk(strings, labels)
@@ -132,6 +133,14 @@ def save_ragged(prefix, objects, labels=None):
     ``prefix.labels.npy``), the files :class:`RaggedArrays` reads."""
     arrays = [np.asarray(o) for o in objects]
     arrays = [a[:, None] if a.ndim == 1 else a for a in arrays]
+    if not arrays:
+        raise ValueError("objects is empty: nothing to save")
+    for i, a in enumerate(arrays):
+        if a.ndim != 2 or a.shape[1] != arrays[0].shape[1]:
+            raise ValueError(f"objects[{i}] has shape {a.shape}; every object must be (rows, "
+                             f"{arrays[0].shape[1]}) like objects[0]")
+    if labels is not None and len(labels) != len(arrays):
+        raise ValueError(f"labels has {len(labels)} entries for {len(arrays)} objects")
     offsets = np.r_[0, np.cumsum([len(a) for a in arrays])].astype(np.int64)
     np.save(f"{prefix}.values.npy", np.concatenate(arrays, axis=0))
     np.save(f"{prefix}.offsets.npy", offsets)

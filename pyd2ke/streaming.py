@@ -5,7 +5,8 @@ objects arrive in chunks (from a reader of :mod:`pyd2ke.readers`, a
 generator, a list), each chunk is turned into features by a fitted pyd2ke
 transformer, standardised with running statistics, and handed to a
 scikit-learn learner's ``partial_fit`` (``SGDClassifier``, ``SGDRegressor``,
-``PassiveAggressiveClassifier``, ``Perceptron``, ``MultinomialNB``, ...).
+``PassiveAggressiveClassifier``, ``Perceptron``, ...; ``MultinomialNB``
+needs non-negative features: ``standardize=False`` and ``scale=False``).
 The features of the next piece are computed on pyd2ke's threads (which
 release the GIL) while the learner consumes the current one, and only
 those two pieces are held in memory, sized from a memory budget. The
@@ -62,9 +63,10 @@ def _is_fitted(estimator):
         return False
 
 
-def _pieces(chunks, rows):
-    """Every (X, y) chunk cut into pieces of at most `rows` objects."""
-    for number, chunk in enumerate(chunks):
+def _pieces(chunks, rows, first_number=0):
+    """Every (X, y) chunk cut into pieces of at most `rows` objects (none for
+    an empty chunk); errors name a chunk by its number from first_number."""
+    for number, chunk in enumerate(chunks, start=first_number):
         if not (isinstance(chunk, tuple) and len(chunk) == 2):
             raise TypeError(f"chunk {number} is {type(chunk).__name__}; chunks must be (objects, labels) pairs")
         X, y = chunk
@@ -124,16 +126,22 @@ def fit_streamed(transformer, learner, chunks, *, classes=None, epochs=1, valida
         scaler when ``scale=False``), with the attribute
         ``streamed_fit_report_`` (:class:`StreamedFitReport`).
     """
-    settings = check_settings(learner, classes, epochs, patience, tol, memory_budget)
+    settings = check_settings(learner, classes, epochs, patience, tol, memory_budget, validation)
     if settings["epochs"] > 1 and iter(chunks) is chunks:
         raise TypeError("epochs > 1 needs chunks that can be read again (a list or a reader), not an iterator")
     t0 = time.perf_counter()
-    # The first chunk fits the transformer (when it is not fitted) and sizes the pieces.
+    # The first chunk with objects fits the transformer (when it is not
+    # fitted) and sizes the pieces; empty chunks before it are skipped, as
+    # anywhere else.
     first_pass = iter(chunks)
-    head = next(first_pass, None)
+    head = X_head = None
+    for number, chunk in enumerate(first_pass):
+        X_head = next(_pieces([chunk], 2**62, first_number=number), (None, None))[0]
+        if X_head is not None:
+            head = chunk
+            break
     if head is None:
         raise ValueError("chunks holds no objects")
-    X_head = next(_pieces([head], 2**62))[0]
     if not _is_fitted(transformer):
         transformer.fit(X_head)
     rows = _rows_per_piece(transformer, X_head[:_PROBE_ROWS], settings["memory_budget"])
@@ -147,14 +155,22 @@ def fit_streamed(transformer, learner, chunks, *, classes=None, epochs=1, valida
                         verbose=verbose, t0=t0)
 
 
-def check_settings(learner, classes, epochs, patience, tol, memory_budget):
-    """The checked settings of a streamed fit, as a dict."""
+def check_settings(learner, classes, epochs, patience, tol, memory_budget, validation=None):
+    """The checked settings of a streamed fit, as a dict (validation is
+    checked here too: before the learner learns anything)."""
     if not hasattr(learner, "partial_fit"):
         raise TypeError(f"learner must have partial_fit (SGDClassifier, SGDRegressor, ...), got "
                         f"{type(learner).__name__}")
     if is_classifier(learner) and classes is None:
         raise ValueError("classes is required for a classifier: partial_fit must know every class from the "
                          "first piece on (e.g. classes=numpy.unique(all_labels))")
+    if validation is not None:
+        if not (isinstance(validation, (tuple, list)) and len(validation) == 2):
+            raise TypeError("validation must be an (objects, labels) pair")
+        n_objects, n_labels = len(validation[0]), len(np.asarray(validation[1]))
+        if n_objects != n_labels or n_objects == 0:
+            raise ValueError(f"validation has {n_objects} objects and {n_labels} labels; it needs as many of each, "
+                             f"at least one")
     return {
         "epochs": check_positive_int(epochs, "epochs"),
         "patience": check_positive_int(patience, "patience"),

@@ -127,6 +127,20 @@ def test_regressor_and_bad_arguments(dna):
         fit_streamed(rse, SGDRegressor(), [X])
     with pytest.raises(ValueError, match="chunk 0 has 200 objects but 3 labels"):
         fit_streamed(rse, SGDRegressor(), [(X, target[:3])])
+    # Empty chunks are skipped, the first ones too; a bad chunk after them is named by its number.
+    model = fit_streamed(pyd2ke.RandomStringEmbedding(8, random_state=0), SGDRegressor(random_state=0),
+                         [([], []), (X[:0], target[:0])] + _chunks(X, target, 64))
+    assert model.streamed_fit_report_.rows_seen == 200
+    with pytest.raises(ValueError, match="no objects"):
+        fit_streamed(rse, SGDRegressor(), [([], [])])
+    with pytest.raises(ValueError, match="chunk 1 has 200 objects but 3 labels"):
+        fit_streamed(rse, SGDRegressor(), [([], []), (X, target[:3])])
+    # validation is checked before the learner learns anything.
+    learner = SGDRegressor(random_state=0)
+    for bad, error in (((X[:30], target[:20]), ValueError), ((X[:30],), TypeError), (([], []), ValueError)):
+        with pytest.raises(error, match="validation"):
+            fit_streamed(rse, learner, _chunks(X, target, 64), validation=bad)
+        assert not hasattr(learner, "coef_")
 
 
 def test_lines_reader(tmp_path):
@@ -143,6 +157,12 @@ def test_lines_reader(tmp_path):
     assert list(Lines(plain, 10, as_bytes=True)) == [[b"ACGT", b"GATTACA", b"\xff\xfe"]]
     with pytest.raises(ValueError, match="strings.txt:1 has no label separator ','"):
         list(Lines(path, 5, label_separator=","))
+    # Empty lines are skipped with labels too (a trailing blank line stopped a streamed fit).
+    blank = tmp_path / "blank.tsv"
+    blank.write_text("0\tACGT\n1\tAC\n\n0\tGGA\n1\t\n\n")
+    assert list(Lines(blank, 10, label_separator="\t")) == [(["ACGT", "AC", "GGA", ""], ["0", "1", "0", "1"])]
+    with pytest.raises(ValueError, match="blank.tsv:3 has no label separator"):
+        list(Lines(blank, 10, label_separator="\t", skip_empty=False))
 
 
 def test_fasta_reader(tmp_path):
@@ -173,6 +193,12 @@ def test_ragged_arrays_round_trip(tmp_path, chunk_size):
     rws = pyd2ke.RandomWarpingSeries(8, random_state=0).fit(series)
     model = fit_streamed(rws, SGDClassifier(random_state=0), reader, classes=[0, 1, 2], epochs=2)
     assert model.predict(series[:3]).shape == (3,)
+    with pytest.raises(ValueError, match="labels has 5 entries for 17 objects"):
+        save_ragged(tmp_path / "bad", series, labels[:5])
+    with pytest.raises(ValueError, match="objects is empty"):
+        save_ragged(tmp_path / "bad", [])
+    with pytest.raises(ValueError, match=r"objects\[1\] has shape \(3, 3\)"):
+        save_ragged(tmp_path / "bad", [np.zeros((2, 2)), np.zeros((3, 3))])
 
 
 def _rss_bytes():
