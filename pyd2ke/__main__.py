@@ -84,18 +84,21 @@ def main(argv=None):
         return SUBCOMMANDS[argv[0]](argv[1:])
     from . import __version__
     from .reports import tasks
+    from .reports.command import positive_int, thread_count
 
     parser = argparse.ArgumentParser(prog=_prog(), description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"pyd2ke {__version__}")
     parser.add_argument("--task", choices=sorted(tasks.TASKS), default="strings",
                         help="the dataset and method (default: strings, StatLog DNA with Random String Embedding)")
-    parser.add_argument("--n-components", type=int, default=None,
+    parser.add_argument("--n-components", type=positive_int, default=None,
                         help="number of random objects R, the length of each feature vector "
                              f"(default: {tasks.DEFAULT_COMPONENTS_HELP})")
-    parser.add_argument("--n-jobs", type=int, default=None, help="threads (default: all cores)")
+    parser.add_argument("--n-jobs", type=thread_count, default=None, help="threads (default: all cores)")
     parser.add_argument("--search", action="store_true", help="choose the parameters by CV on the training set (strings task only)")
     args = parser.parse_args(argv)
+    if args.search and args.task != "strings":
+        parser.error(f"--search applies to the strings task only, not to --task {args.task}")
     return tasks.main(args.task, n_components=args.n_components, n_jobs=args.n_jobs, search=args.search)
 
 

@@ -175,10 +175,19 @@ def check_settings(learner, classes, epochs, patience, tol, memory_budget, valid
         "epochs": check_positive_int(epochs, "epochs"),
         "patience": check_positive_int(patience, "patience"),
         "tol": check_real(tol, "tol", non_negative=True),
-        "memory_budget": check_positive_int(int(memory_budget) if isinstance(memory_budget, float)
-                                            else memory_budget, "memory_budget", maximum=None),
+        "memory_budget": _check_memory_budget(memory_budget),
         "fit_kwargs": {} if classes is None else {"classes": np.asarray(classes)},
     }
+
+
+def _check_memory_budget(memory_budget):
+    """Bytes, an int >= 1 (a float is rounded down once it is checked: 0.5
+    said "got 0")."""
+    if isinstance(memory_budget, float):
+        if not (np.isfinite(memory_budget) and memory_budget >= 1):
+            raise ValueError(f"memory_budget must be a number of bytes >= 1, got {memory_budget!r}")
+        memory_budget = int(memory_budget)
+    return check_positive_int(memory_budget, "memory_budget", maximum=None)
 
 
 def learn_pieces(transformer, learner, feature_pieces, rows, settings, *, validation, scale, verbose, t0):

@@ -135,6 +135,8 @@ def test_regressor_and_bad_arguments(dna):
         fit_streamed(rse, SGDRegressor(), [([], [])])
     with pytest.raises(ValueError, match="chunk 1 has 200 objects but 3 labels"):
         fit_streamed(rse, SGDRegressor(), [([], []), (X, target[:3])])
+    with pytest.raises(ValueError, match=r"memory_budget must be a number of bytes >= 1, got 0.5"):
+        fit_streamed(rse, SGDRegressor(), _chunks(X, target, 64), memory_budget=0.5)
     # validation is checked before the learner learns anything.
     learner = SGDRegressor(random_state=0)
     for bad, error in (((X[:30], target[:20]), ValueError), ((X[:30],), TypeError), (([], []), ValueError)):

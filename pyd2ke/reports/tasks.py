@@ -387,8 +387,11 @@ def verdict(method, baseline):
     accuracy = (f"{'more' if gain > 0 else 'less'} accurate ({method['accuracy']:.4f} against "
                 f"{baseline['accuracy']:.4f} for {other})" if abs(gain) >= 0.0005 else f"as accurate as {other}")
     ratio = max(t_method, t_base) / max(min(t_method, t_base), 1e-9)
-    speed = (f"{ratio:.1f} times {'faster' if t_method < t_base else 'slower'} "
-             f"({t_method:.2f} s against {t_base:.2f} s, fit + predict, wall-clock)")
+    times = f"({t_method:.2f} s against {t_base:.2f} s, fit + predict, wall-clock)"
+    if ratio < 1.05:  # "1.0 times slower" says nothing
+        speed = f"as fast {times}"
+    else:
+        speed = f"{ratio:.1f} times {'faster' if t_method < t_base else 'slower'} {times}"
     if gain <= 0 and t_method >= t_base:
         return f"On this task {name} is not the better choice: it is {accuracy} and {speed}."
     if gain > 0 and t_method < t_base:

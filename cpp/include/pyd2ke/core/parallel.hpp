@@ -119,6 +119,9 @@ private:
 // Calls body(begin, end) on consecutive blocks of [0, n) of at most
 // `block` items, spread over `n_threads` threads. Blocks let the body set up
 // per-thread scratch memory once per block instead of once per item.
+// n_threads is a count: 1 or less (-1 included) runs on the calling thread;
+// the Python layer's n_jobs=-1 ("all cores") is resolved before it gets here
+// (pyd2ke::max_threads() gives the count).
 template <class Body>
 void parallel_for_blocks(std::size_t n, int n_threads, std::size_t block, Body&& body) {
     if (n == 0) return;

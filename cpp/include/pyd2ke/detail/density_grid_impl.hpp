@@ -12,13 +12,23 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "../core/config.hpp"
 #include "../core/cpu_features.hpp"
 
 namespace pyd2ke::detail {
+
+// A double as text that keeps its value, for messages (std::to_string
+// prints 1e-320 as 0.000000).
+inline std::string number_text(double x) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6g", x);
+    return buffer;
+}
 
 struct DensityGridKernel {
     // out[j * side + a] += sum over i < count of head[i * W + j] last[i * width + a], for j < W, a < side;

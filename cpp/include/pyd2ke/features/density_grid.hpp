@@ -32,11 +32,11 @@ inline void kde_on_grid(const double* values, std::size_t n_dims, const std::int
     if (n_dims == 0 || side == 0) throw std::invalid_argument("kde_on_grid: n_dims and side must be >= 1");
     if (!(h > 0.0)) throw std::invalid_argument("kde_on_grid: the bandwidth must be > 0");
     if (!(detail::DensityGrid::reach_nodes(h, side) <= detail::density_max_reach))
-        throw std::invalid_argument("bandwidth " + std::to_string(h) +
+        throw std::invalid_argument("bandwidth " + detail::number_text(h) +
                                     " (of the data scaled to [0, 1]) is too wide for the density grid: over 2^20 "
                                     "nodes within 6 bandwidths of a point");
     if (!std::isfinite(detail::DensityGrid::normalisation(h, n_dims)))
-        throw std::invalid_argument("bandwidth " + std::to_string(h) +
+        throw std::invalid_argument("bandwidth " + detail::number_text(h) +
                                     " is too small: the density's normalisation 1 / (sqrt(2 pi) h)^l overflows");
     for (std::size_t s = 0; s < n_sets; ++s)
         if (offsets[s + 1] <= offsets[s] || offsets[s] < 0)
