@@ -234,5 +234,6 @@ void bind_core(py::module_& m) {
     m.def("center_and_scale_into", &center_and_scale_into<float>, py::arg("out").noconvert(),
           py::arg("mean").noconvert(), py::arg("factor"), py::arg("n_threads"));
     m.def("text_list_info", &text_list_info, py::arg("items"),
-          "(kind: 1 all str, 2 all bytes, 0 otherwise; total length; first empty index or -1; longest length) in one pass.");
+          "(kind: 1 all str, 2 all bytes, 0 otherwise; total length; first empty index or -1; longest length) in "
+          "one pass.");
 }

@@ -18,6 +18,7 @@ except ImportError:
         "the `pyd2ke` command, which works from anywhere.",
         name=__name__,
     ) from None
+from ._domains.series import SeriesLayoutWarning
 from ._parallel import chunking
 from ._show_config import show_config
 from .baselines import RepresentativeSetEmbedding
@@ -30,7 +31,6 @@ from .kernel_approximation import RandomMaclaurin
 from .sets import RandomSetEmbedding
 from .sketches import CGKEmbedding, ESPSketches, ESPVectorizer
 from .strings import RandomStringEmbedding
-from ._domains.series import SeriesLayoutWarning
 from .timeseries import RandomWarpingSeries, znormalize
 
 __version__ = _core.build_info()["version"]

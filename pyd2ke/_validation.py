@@ -15,6 +15,7 @@ import scipy.sparse as sp
 
 from . import _core
 
+
 def _inside(frame):
     """A frame of pyd2ke, or of scikit-learn's set_output wrapper around a
     pyd2ke method."""

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 namespace pyd2ke_test {
@@ -26,6 +27,17 @@ inline int test_verdict() {
 }
 
 namespace pyd2ke_test {
+
+// Whether f() throws std::invalid_argument (the library's refusal of bad arguments).
+template <class F>
+bool throws_invalid_argument(F&& f) {
+    try {
+        f();
+    } catch (const std::invalid_argument&) {
+        return true;
+    }
+    return false;
+}
 
 // n standard normal values of type T.
 template <class T>

@@ -182,24 +182,13 @@ void test_cgk() {
     // refused (the lookup table was sized by its last symbol); symbols beyond
     // text's code range are found by bisection, not a table of that size.
     auto refused = [](std::vector<std::uint32_t> alphabet) {
-        try {
-            pyd2ke::CgkSlots s(alphabet);
-        } catch (const std::invalid_argument&) {
-            return true;
-        }
-        return false;
+        return pyd2ke_test::throws_invalid_argument([&] { pyd2ke::CgkSlots s(alphabet); });
     };
     CHECK(refused({'b', 'a'}) && refused({'a', 'a'}) && refused({'a', pyd2ke::kCgkPad}));
     const pyd2ke::CgkSlots wide(std::vector<std::uint32_t>{'a', 0x200000u, 0xFFFFFFF0u});
     CHECK(wide('a') == 0 && wide(0x200000u) == 1 && wide(0xFFFFFFF0u) == 2 && wide('b') == 4 &&
           wide(pyd2ke::kCgkPad) == 3);
-    bool text_refused = false;
-    try {
-        pyd2ke::TextView bad("abc", 3, 3);
-    } catch (const std::invalid_argument&) {
-        text_refused = true;
-    }
-    CHECK(text_refused);
+    CHECK(pyd2ke_test::throws_invalid_argument([] { pyd2ke::TextView bad("abc", 3, 3); }));
     for (int threads : {1, 3}) {
         std::vector<std::int32_t> c32(f.size());
         std::vector<std::int64_t> c64(f.size());
@@ -287,14 +276,7 @@ void test_hashed_csr() {
         }
     }
     // n_features must be >= 1 and fit the column index type.
-    auto refused = [](auto&& f) {
-        try {
-            f();
-        } catch (const std::invalid_argument&) {
-            return true;
-        }
-        return false;
-    };
+    const auto refused = [](auto&& f) { return pyd2ke_test::throws_invalid_argument(f); };
     const std::uint64_t label = 12345;
     const double count = 1;
     const std::int64_t offsets[] = {0, 1};

@@ -105,14 +105,7 @@ void test_bad_arguments() {
     // Channel counts that differ are refused (they read past the shorter rows).
     const double xy[] = {0, 1, 2, 3, 2, 1}, w2[] = {2, 3, 2, 2};
     const pyd2ke::SeriesView<double> two(xy, 3, 2), one(w2, 3, 1), wide(w2, 2, 2);
-    auto throws = [](auto&& f) {
-        try {
-            f();
-        } catch (const std::invalid_argument&) {
-            return true;
-        }
-        return false;
-    };
+    const auto throws = [](auto&& f) { return pyd2ke_test::throws_invalid_argument(f); };
     CHECK(throws([&] { pyd2ke::subsequence_end_costs(two, one, 1, out); }));
     CHECK(throws([&] { pyd2ke::subsequence_end_costs_reference(two, one, 1); }));
     const std::size_t dilations[] = {1, 1};

@@ -90,18 +90,17 @@ class SeriesLayoutWarning(UserWarning):
 
 def warn_if_channels_first(packed, name="X"):
     """A SeriesLayoutWarning when every series of the checked `packed` (two
-    or more) has more channels than steps. Only a warning, unlike the 3-D array that
-    check_series refuses: a list is the way to pass series that really are
-    a few wide steps (sequences of word vectors, say)."""
+    or more) has more channels than steps. Only a warning, unlike the 3-D
+    array that check_series refuses: a list is the way to pass series that
+    really are a few wide steps (sequences of word vectors, say)."""
     lengths = packed.lengths()
     # Two series at least: a collection read the wrong way round has many,
     # and one short wide series (a query) is no sign of it.
     if packed.dim > 1 and lengths.size >= 2 and packed.dim > lengths.max():
-        warn_user(
-            f"every series of {name} has more channels than steps ({name}[0]: {lengths[0]} "
-            f"step{'' if lengths[0] == 1 else 's'} of {packed.dim} channels). pyd2ke reads a series as (length, channels): if these are aeon's or sktime's "
-            f"(n_channels, n_timepoints) cases, pass [x.T for x in {name}]",
-            SeriesLayoutWarning)
+        steps = f"{lengths[0]} step{'' if lengths[0] == 1 else 's'}"
+        warn_user(f"every series of {name} has more channels than steps ({name}[0]: {steps} of {packed.dim} "
+                  f"channels). pyd2ke reads a series as (length, channels): if these are aeon's or sktime's "
+                  f"(n_channels, n_timepoints) cases, pass [x.T for x in {name}]", SeriesLayoutWarning)
     return packed
 
 
