@@ -43,6 +43,7 @@ def _pairwise_distances(X, Y, metric, n_jobs, dtype, metric_params):
     domain = domain_for(metric)
     params = check_metric_params(domain, metric, metric_params, "keyword arguments")
     dtype = check_dtype(dtype)
+    X, Y = domain.encode_pairwise(X, Y)
     X, flavour_x = domain.check(X, "X", dtype)
     domain.check_layout(X, "X")
     if Y is None:

@@ -324,11 +324,16 @@ def test_bad_input_is_named(X, error, message):
         RandomGraphEmbedding(4).fit(X)
 
 
-def test_categorical_labels_need_a_fitted_vocabulary():
+def test_categorical_labels_without_a_fit():
     """Estimators map string labels at fit (tests/test_user_data.py);
-    pairwise_distances has no fit and refuses them by name."""
-    with pytest.raises(TypeError, match=r"X\[0\] node data has dtype <U1"):
-        pairwise_distances([(cycle(3), np.array(["a", "b", "c"]))], metric="graph_emd")
+    pairwise_distances, which has no fit, codes X's and Y's with one
+    vocabulary: the distances are those of the labels' integer codes."""
+    strings = [(cycle(3), np.array(["a", "b", "c"])), (cycle(4), ["b", "b", "d", "a"])]
+    codes = [(cycle(3), np.array([0, 1, 2])), (cycle(4), [1, 1, 3, 0])]
+    np.testing.assert_array_equal(pairwise_distances(strings, metric="graph_emd"),
+                                  pairwise_distances(codes, metric="graph_emd"))
+    np.testing.assert_array_equal(pairwise_distances(strings[:1], strings[1:], metric="graph_emd"),
+                                  pairwise_distances(codes[:1], codes[1:], metric="graph_emd"))
 
 
 def test_bad_input_in_transform_names_the_whole_input_index():
@@ -420,3 +425,34 @@ def test_mutag_loader():
     assert sum(g[0].nnz for g in d.graphs) == 7442
     assert all((abs(g[0] - g[0].T)).nnz == 0 for g in d.graphs)
     assert {int(l) for g in d.graphs for l in g[1]} == set(range(7))
+
+
+def test_categorical_labels_in_pairwise_distances_and_mixed_kinds():
+    """pairwise_distances codes X's and Y's categories with one vocabulary
+    (networkx string labels were dropped in silence: a C and an O triangle
+    at distance 0); categories mixed with integer labels are refused (their
+    codes collided); labels in pandas or dict form are categories too."""
+    nx = pytest.importorskip("networkx")
+    pd = pytest.importorskip("pandas")
+
+    def labelled(labels):
+        g = nx.complete_graph(len(labels))
+        nx.set_node_attributes(g, dict(enumerate(labels)), "label")
+        return g
+
+    tri = np.ones((3, 3)) - np.eye(3)
+    carbon, oxygen = labelled(["C"] * 3), labelled(["O"] * 3)
+    D = pairwise_distances([carbon, oxygen], metric="graph_emd")
+    assert D[0, 1] > 0.5 and D[0, 1] == pairwise_distances([carbon], [oxygen], metric="graph_emd")[0, 0]
+    pairs = pairwise_distances([(tri, ["C", "C", "O"])], [(tri, ["C", "C", "O"]), (tri, ["C", "C", "N"])],
+                               metric="graph_emd")
+    assert pairs[0, 0] == 0 and pairs[0, 1] > 0
+    with pytest.raises(ValueError, match=r"node 1 has no 'label'"):
+        pairwise_distances([labelled([1, None, 2]), carbon], metric="graph_emd")
+    for mixed in ([(tri, ["C", "C", "O"]), (tri, [0, 0, 1])], [labelled([1.0, 2.0, 1.0]), labelled([1, 2, 1])]):
+        with pytest.raises(ValueError, match="mixes categorical node labels .* and numeric ones"):
+            RandomGraphEmbedding(8, random_state=0).fit(mixed)
+    forms = [(tri, pd.Series(["C", "N", "O"])), (tri, pd.Categorical(["C", "C", "O"])), (tri, {0: "C", 1: "N", 2: "N"})]
+    assert RandomGraphEmbedding(8, random_state=0).fit(forms).node_label_vocabulary_ == ["C", "N", "O"]
+    with pytest.raises(ValueError, match="keys are not the nodes"):
+        RandomGraphEmbedding(8).fit([(tri, {1: "C", 2: "N", 3: "N"})])

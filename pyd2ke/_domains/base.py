@@ -53,6 +53,12 @@ class Domain:
         """The exception for input whose flavour differs from the fit data's (or X's)."""
         raise NotImplementedError
 
+    def encode_pairwise(self, X, Y):
+        """X and Y (Y may be None) in the form check takes, where objects
+        carry categories that must be coded alike across both (graph node
+        labels); most domains have none."""
+        return X, Y
+
     def check_layout(self, X, name="X"):
         """Warn when checked objects X (fit data, or pairwise_distances'
         input) look like another library's layout read the wrong way round;

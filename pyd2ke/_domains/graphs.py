@@ -33,7 +33,9 @@ Categorical node labels (strings or any hashable value, in networkx's
 "label" attribute or a (adjacency, labels) pair) are mapped to integers at
 fit (encode_categorical_labels; the estimator keeps the vocabulary as
 node_label_vocabulary_); at transform a label the fit data did not have
-goes to one extra label of its own.
+goes to one extra label of its own. pairwise_distances codes X's and Y's
+with one vocabulary of both. Categories and integer labels in one
+collection are refused (their codes would collide).
 
 Labels: node label l is a one-hot column l, scaled by label_scale. An engine
 built over some graphs (pairwise_distances' Y, the representatives of RSM)
@@ -152,18 +154,30 @@ class Graphs:
         return [self[i] for i in range(len(self))]
 
 
-def _from_networkx(graph, label):
-    """(adjacency, labels or None) of a networkx graph; labels from the node
-    attribute "label" when every node has an integer one."""
+def _networkx_adjacency(graph, label):
+    """The adjacency matrix (CSR, in the order of graph.nodes) of a networkx graph."""
     import networkx as nx
 
     if graph.is_directed():
         raise ValueError(f"{label} is a directed networkx graph; graphs must be undirected")
+    return nx.to_scipy_sparse_array(graph, nodelist=list(graph.nodes), weight="weight", format="csr")
+
+
+def _from_networkx(graph, label):
+    """(adjacency, labels or None) of a networkx graph; labels from the node
+    attribute "label" when every node has an integer one."""
+    adjacency = _networkx_adjacency(graph, label)
     nodes = list(graph.nodes)
-    adjacency = nx.to_scipy_sparse_array(graph, nodelist=nodes, weight="weight", format="csr")
     labels = [graph.nodes[v].get("label") for v in nodes]
     if nodes and all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in labels):
         return adjacency, np.asarray(labels, dtype=np.int64)
+    # Categorical labels are encoded before this point (encode_categorical_labels):
+    # whatever labels are left are not to be dropped in silence.
+    for v, value in zip(nodes, labels):
+        if value is None and any(other is not None for other in labels):
+            raise ValueError(f"{label} node {v!r} has no 'label' while other nodes have one; label every node")
+        if value is not None:
+            raise ValueError(f"{label} node {v!r} has label {value!r}; node labels here must be integers")
     return adjacency, None
 
 
@@ -186,6 +200,13 @@ def _raw_labels(g, label):
         return values
     if isinstance(g, (tuple, list)) and len(g) == 2 and not isinstance(g, NodeVectors):
         data = g[1]
+        if type(data).__module__.startswith("pandas"):  # a Series or Categorical of labels, in node order
+            data = list(data)
+        if isinstance(data, dict):  # {node: label}, GraKeL's form: nodes 0 .. n-1 of the adjacency
+            if set(data) != set(range(len(data))):
+                raise ValueError(f"{label} node labels are a dict whose keys are not the nodes 0 .. "
+                                 f"{len(data) - 1}; pass them as a list in node order")
+            data = [data[j] for j in range(len(data))]
         if isinstance(data, (list, tuple)) or (isinstance(data, np.ndarray) and data.dtype.kind in "OUS"):
             values = list(data)
             if values and not all(isinstance(v, (numbers.Real, np.number)) and not isinstance(v, bool)
@@ -195,6 +216,16 @@ def _raw_labels(g, label):
                         raise ValueError(f"{label} node {j} label is missing ({value!r}); label every node")
                 return values
     return None
+
+
+def _has_node_labels(g):
+    """Whether a graph without categorical labels has numeric node labels
+    (a networkx "label" attribute, or 1-D node data)."""
+    if _is_networkx(g):
+        return any(g.nodes[v].get("label") is not None for v in g.nodes)
+    if isinstance(g, (tuple, list)) and len(g) == 2 and not isinstance(g, NodeVectors):
+        return np.ndim(g[1]) == 1
+    return False
 
 
 def encode_categorical_labels(X, vocabulary, fitting, name="X"):
@@ -226,10 +257,15 @@ def encode_categorical_labels(X, vocabulary, fitting, name="X"):
     out = []
     for i, (g, r) in enumerate(zip(X, raw)):
         if r is None:
-            out.append(g)  # integer or no labels: pack_graphs says if the kinds are mixed
+            if _has_node_labels(g):  # integers would collide with the categories' codes
+                first = next(j for j, other in enumerate(raw) if other is not None)
+                raise ValueError(f"{name} mixes categorical node labels ({name}[{first}]: {raw[first][0]!r}, ...) "
+                                 f"and numeric ones ({name}[{i}]); pass one kind (str(label) makes every label "
+                                 f"a category)")
+            out.append(g)  # no labels (or attributes): pack_graphs says if the kinds are mixed
             continue
         codes = np.array([index.get(v, unseen) for v in r], dtype=np.int64)
-        adjacency = _from_networkx(g, f"{name}[{i}]")[0] if _is_networkx(g) else g[0]
+        adjacency = _networkx_adjacency(g, f"{name}[{i}]") if _is_networkx(g) else g[0]
         out.append((adjacency, codes))
     return out, vocabulary
 
@@ -656,6 +692,20 @@ class GraphDomain(Domain):
 
     def encode_categories(self, X, vocabulary, fitting, name="X"):
         return encode_categorical_labels(X, vocabulary, fitting, name)
+
+    def encode_pairwise(self, X, Y):
+        """X and Y with categorical node labels coded by one vocabulary, built
+        from both (each label its own code, as distances between the two
+        collections need)."""
+        if Y is None:
+            return encode_categorical_labels(X, None, True, "X")[0], None
+        if not (isinstance(X, (list, tuple)) and isinstance(Y, (list, tuple))):
+            return X, Y
+        _, vocabulary = encode_categorical_labels(list(X) + list(Y), None, True, "X and Y")
+        if vocabulary is None:
+            return X, Y
+        return (encode_categorical_labels(X, vocabulary, False, "X")[0],
+                encode_categorical_labels(Y, vocabulary, False, "Y")[0])
 
     def flavour_error(self, name, got, expected):
         def say(flavour):
