@@ -663,3 +663,13 @@ def test_an_outlier_that_collapses_the_scaled_sets_is_named():
     for same in (np.array([[0.0], [1.0]]), np.c_[[0, 0, 0, 0, 1.0], [0, 1, 2, 3, 4.0]]):
         with pytest.raises(ValueError, match=r"median distance between them is 0.0; pass sigma as a number"):
             DensityKernelFeatures(n_components=8, random_state=0).fit([same] * 4)
+
+
+def test_sets_of_repeated_points_get_the_pooled_spread():
+    # E[x^2] - E[x]^2 left rounding for constant sets, taken for a spread:
+    # a bandwidth of 3e-10 and densities without mass on the grid.
+    rng = np.random.default_rng(0)
+    sets = [np.repeat(rng.normal(loc=i % 3, size=(1, 2)), 10, axis=0) for i in range(30)]
+    model = DensityKernelFeatures(n_components=16, sigma=1.0, random_state=0).fit(sets)
+    assert model.bandwidth_ > 0.01
+    np.testing.assert_allclose(model.densities(sets).mean(axis=1), 1.0, rtol=0.05)

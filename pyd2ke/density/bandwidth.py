@@ -23,12 +23,14 @@ def scott_bandwidth(packed):
     densities."""
     l = packed.dim
     sizes = np.diff(packed.offsets)
-    sums = np.add.reduceat(packed.values, packed.offsets[:-1], axis=0)
-    squares = np.add.reduceat(packed.values**2, packed.offsets[:-1], axis=0)
-    means = sums / sizes[:, None]
-    var = np.maximum(squares / sizes[:, None] - means**2, 0.0)
+    means = np.add.reduceat(packed.values, packed.offsets[:-1], axis=0) / sizes[:, None]
+    deviations = packed.values - np.repeat(means, sizes, axis=0)
+    var = np.add.reduceat(deviations**2, packed.offsets[:-1], axis=0) / sizes[:, None]
     spread = float(np.median(np.sqrt(var).mean(axis=1)))
-    if not spread > 0:
+    # On data scaled to [0, 1], a spread below 1e-10 is the rounding of sets
+    # of repeated points (3e-10 passed for one, and gave densities without
+    # mass on the grid): no spread.
+    if not spread > 1e-10:
         spread = float(packed.values.std(axis=0).mean())
     return spread * float(np.median(sizes)) ** (-1.0 / (l + 4.0))
 
