@@ -5,6 +5,7 @@ input."""
 
 import math
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -279,7 +280,8 @@ def test_absurd_bandwidths_and_far_points_on_the_grid():
         DensityKernelFeatures("js", n_components=8, bandwidth=1e6, sigma=1.0, random_state=0).fit_transform(sets)
     est = DensityKernelFeatures("js", n_components=8, bandwidth=0.1, random_state=0).fit(sets)
     far = [np.vstack([s, [[1e30, 0.5]]]) for s in sets]
-    assert np.isfinite(est.transform(far)).all()
+    with pytest.warns(UserWarning, match="far outside the fit data's range in dimension 0"):
+        assert np.isfinite(est.transform(far)).all()
     width = est.data_range_[0]
     # 0.3 of the width: not halfway between two grid nodes, where the cut at 6
     # bandwidths moves by a node with the last bit of the scaled coordinate.
@@ -546,7 +548,19 @@ def test_packed_input_and_outside_points():
     est = DensityKernelFeatures("js", n_components=16, random_state=0).fit(SETS)
     np.testing.assert_array_equal(est.transform(check_point_sets(SETS)), est.transform(SETS))
     far = [np.array([[100.0, -50.0], [3.0, 2.0]]), np.zeros((1, 2))]
-    assert np.isfinite(est.transform(far)).all()
+    with pytest.warns(UserWarning, match="far outside the fit data's range"):
+        assert np.isfinite(est.transform(far)).all()
+    # Sets two fit ranges away looked like sets inside the box, with no word.
+    rng = np.random.default_rng(0)
+    fit = [rng.uniform(0, 1, (200, 1)) for _ in range(20)]
+    one = DensityKernelFeatures("js", n_components=16, random_state=0).fit(fit)
+    near = rng.normal(0.5, 0.05, (200, 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        one.transform([near, near + 0.6])  # up to 0.3 of the range outside: reflection's job, no warning
+    with pytest.warns(UserWarning, match=r"dimension 0 \(fit range \[") as caught:
+        one.transform([near, near + 2.0])
+    assert caught[0].filename == __file__
 
 
 def test_grid_search_in_a_pipeline():

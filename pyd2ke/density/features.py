@@ -8,7 +8,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .. import _core
 from .._base import COUNT, StrOptions, store_parameters
-from .._validation import check_choice, check_positive_int
+from .._validation import check_choice, check_positive_int, warn_user
 from ._base import POSITIVE, _check_positive_real, _SampleSetTransformer
 from .bandwidth import BANDWIDTH_RULES, cv_bandwidth, scott_bandwidth
 from .basis import basis_indices, projection
@@ -23,6 +23,10 @@ DENSITY_FLOOR = 1e-12
 # together, so that a block's buffers stay at a few MB.
 _BLOCK_BYTES = 32 << 20
 
+
+# Transform points more than this share of the fit range outside it are
+# warned about (a little outside is common, and reflection handles it).
+_RANGE_MARGIN = 0.5
 
 class DensityKernelFeatures(_SampleSetTransformer):
     """Random features for Jensen-Shannon, Hellinger, total-variation and L2
@@ -180,6 +184,23 @@ class DensityKernelFeatures(_SampleSetTransformer):
         if self.bandwidth == "cv":
             return cv_bandwidth(packed, rng)
         return scott_bandwidth(packed)
+
+    def _check_range(self, scaled, least, largest):
+        """A warning for transform points far outside the fit data's box: the
+        densities live on that box, so such points are folded back into it
+        (boundary="reflect") or lost past its edge ("none"), and far-off sets
+        look like sets inside it."""
+        if -_RANGE_MARGIN <= least and largest <= 1.0 + _RANGE_MARGIN:
+            return
+        values = scaled.values  # which dimension: a second pass, only when warning
+        outside = np.flatnonzero(((values < -_RANGE_MARGIN) | (values > 1.0 + _RANGE_MARGIN)).any(axis=0))
+        if outside.size:
+            d = int(outside[0])
+            warn_user(f"X has points far outside the fit data's range in dimension {d} (fit range "
+                      f"[{self.data_min_[d]:.6g}, {self.data_min_[d] + self.data_range_[d]:.6g}]); the densities "
+                      f"live on the fit data's box, so such points are folded back into it "
+                      f"(boundary='reflect') or dropped past its edge (boundary='none'): fit on data that covers "
+                      f"them")
 
     def _fit_scaled(self, packed, rng):
         """Fit the bandwidth; draw the lambdas, the integration points
