@@ -169,11 +169,15 @@ def _takes_only_vectors(estimator):
     return tags.two_d_array and not tags.string
 
 
-def _transform_part(part, estimator, columns, dtype, sparse):
-    """Transform one partition; check that it matches the promised metadata."""
+def _transform_part(part, estimator, columns, dtype, sparse, expected=None, number=0):
+    """Transform one partition; check that it matches the promised metadata
+    (and its row count, `expected`, when the caller gave one)."""
     if not isinstance(part, np.ndarray) and not sp.issparse(part):
         part = list(part)  # Bag partitions may be lazy iterators
-    if (part.shape[0] if hasattr(part, "shape") else len(part)) == 0:
+    n = part.shape[0] if hasattr(part, "shape") else len(part)
+    if expected is not None and n != expected:
+        raise ValueError(f"partition {number} has {n} objects, but lengths says {expected}")
+    if n == 0:
         return _empty(columns, dtype, sparse)  # estimators reject empty input
     out = estimator.transform(part)
     if sp.issparse(out) != sparse or out.ndim != 2 or out.shape[1] != columns or out.dtype != dtype:
@@ -199,12 +203,17 @@ def _transform_bag(estimator, bag, lengths, columns, dtype, sparse):
     if lengths is True:
         lengths = bag.map_partitions(lambda part: [sum(1 for _ in part)]).compute()
     if lengths is None:
+        expected = [None] * bag.npartitions
         lengths = [np.nan] * bag.npartitions
     else:
-        lengths = [int(n) for n in lengths]
+        lengths = expected = [int(n) for n in lengths]
         if len(lengths) != bag.npartitions:
             raise ValueError(f"lengths has {len(lengths)} entries, but the Bag has {bag.npartitions} partitions")
-    parts = bag.map_partitions(_transform_part, _shared(estimator), columns, dtype, sparse).to_delayed()
+    # Each partition task checks its row count against the one the array
+    # promises: a wrong count gave rows at the wrong places, without an error.
+    shared, transform_part = _shared(estimator), dask.delayed(_transform_part, pure=True)
+    parts = [transform_part(part, shared, columns, dtype, sparse, n, number)
+             for number, (part, n) in enumerate(zip(bag.to_delayed(), expected))]
     meta = _empty(columns, dtype, sparse)
     blocks = [da.from_delayed(p, shape=(n, columns), dtype=dtype, meta=meta) for p, n in zip(parts, lengths)]
     return da.concatenate(blocks, axis=0)

@@ -48,6 +48,19 @@ def test_bag_matches_local_transform(client, name):
     assert np.array_equal(as_dense(Z.compute()), as_dense(estimator.transform(X)))
 
 
+def test_wrong_lengths_are_named(client):
+    # Sizes that do not match the partitions put rows at the wrong places:
+    # each partition checks its own count.
+    estimator, X = fitted("rse-bss")
+    bag = db.from_sequence(X[:60], npartitions=4)
+    sizes = bag.map_partitions(lambda p: [len(p)]).compute()
+    wrong = transform(estimator, bag, lengths=[sizes[0] - 1, sizes[1] + 1, *sizes[2:]])
+    # Either wrong partition may fail first on the cluster.
+    with pytest.raises(ValueError, match=f"partition (0 has {sizes[0]} objects, but lengths says {sizes[0] - 1}|"
+                                         f"1 has {sizes[1]} objects, but lengths says {sizes[1] + 1})"):
+        wrong.compute()
+
+
 @pytest.mark.parametrize("name", ["maclaurin", "fourier-rbf", "maclaurin-exp-h01-f32"])
 def test_dense_array_matches_local_transform(client, name):
     estimator, X = fitted(name)
