@@ -17,10 +17,10 @@ from . import _core
 
 
 def _inside(frame):
-    """A frame of pyd2ke, or of scikit-learn's set_output wrapper around a
-    pyd2ke method."""
+    """A frame of pyd2ke, or of scikit-learn calling it (fit_transform, the
+    set_output wrapper, a Pipeline's steps)."""
     module = frame.f_globals.get("__name__", "")
-    return module == "pyd2ke" or module.startswith("pyd2ke.") or module == "sklearn.utils._set_output"
+    return module.split(".")[0] in ("pyd2ke", "sklearn")
 
 
 def warn_user(message, category=UserWarning):

@@ -33,9 +33,13 @@ class CallableEngine:
                 d = f(X[i], w)
                 if isinstance(d, (bool, np.bool_)) or not isinstance(d, (numbers.Real, np.floating, np.integer)):
                     raise TypeError(f"metric returned {type(d).__name__} for objects ({i}, {j}); expected a number")
-                if not np.isfinite(d) or d < 0:
+                try:
+                    value = float(d)  # numbers.Real that numpy does not know (Fraction) too
+                except OverflowError:  # an int beyond float64
+                    value = np.inf
+                if not np.isfinite(value) or value < 0:
                     raise ValueError(f"metric returned {d!r} for objects ({i}, {j}); distances must be finite and >= 0")
-                out[i, j] = d
+                out[i, j] = value
 
     def distances_into(self, X, out, n_threads):
         n = len(X)

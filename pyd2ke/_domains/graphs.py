@@ -160,7 +160,12 @@ def _networkx_adjacency(graph, label):
 
     if graph.is_directed():
         raise ValueError(f"{label} is a directed networkx graph; graphs must be undirected")
-    return nx.to_scipy_sparse_array(graph, nodelist=list(graph.nodes), weight="weight", format="csr")
+    if graph.number_of_nodes() == 0:
+        raise ValueError(f"{label} is empty: a graph needs at least one node")
+    try:
+        return nx.to_scipy_sparse_array(graph, nodelist=list(graph.nodes), weight="weight", format="csr")
+    except (TypeError, ValueError) as error:  # a "weight" that is not a number
+        raise ValueError(f"{label} has an edge 'weight' that is not a number ({error})") from None
 
 
 def _from_networkx(graph, label):
