@@ -88,12 +88,9 @@ void check_refusals() {
     const std::vector<double> row(16, 1.0), table(4 * 2, 1.0);
     std::vector<double> out(1);
     auto refused = [&](std::size_t l, std::size_t side, std::size_t m, std::int64_t cell) {
-        try {
+        return pyd2ke_test::throws_invalid_argument([&] {
             pyd2ke::density_project_grid(row.data(), 1, l, side, table.data(), m, &cell, 1, 1.0, out.data());
-        } catch (const std::invalid_argument&) {
-            return true;
-        }
-        return false;
+        });
     };
     CHECK(!refused(2, 4, 2, 3));
     CHECK(refused(2, 4, 2, 4));   // outside the box 2^2

@@ -79,17 +79,18 @@ def _scale_rows(values, low, width, out, n_threads):
     n = len(values)
     step = max(_SCALE_ROWS, -(-n // max(1, n_threads)))
     blocks = [(start, min(n, start + step)) for start in range(0, n, step)]
-    extremes = [None] * len(blocks)
+    if not blocks:
+        return 0.0, 0.0
+    extremes = [None] * len(blocks)  # every block is non-empty
 
     def work(start, stop, state):
         part = out[start:stop]
         np.subtract(values[start:stop], low, out=part)
         np.divide(part, width, out=part)
-        extremes[start // step] = (part.min(), part.max()) if part.size else (0.0, 0.0)
+        extremes[start // step] = (part.min(), part.max())
 
     run_row_blocks(work, blocks, n_threads)
-    found = [e for e in extremes if e is not None] or [(0.0, 0.0)]
-    return min(e[0] for e in found), max(e[1] for e in found)
+    return min(e[0] for e in extremes), max(e[1] for e in extremes)
 
 
 def _median_distance(F, name, what, why=None):
