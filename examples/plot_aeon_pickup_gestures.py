@@ -34,7 +34,7 @@ for seed in range(5):
     clf = RandomWarpingSeriesClassifier(random_state=seed, n_jobs=2).fit(X_train, y_train)
     scores.append(clf.score(X_test, y_test))
 print("test accuracy per seed:", [round(s, 2) for s in scores], f"mean {np.mean(scores):.3f}")
-print("random series up to", clf.pipeline_[0].max_length_, "steps (a quarter of the median length)")
+print("random series up to", clf.pipeline_[0].max_length_, "steps (a quarter of the median length, at least 10)")
 
 # %%
 # The lengths the classifier took as they are

@@ -32,7 +32,8 @@ class RandomWarpingSeriesTransformer(TransformerAdapter, BaseCollectionTransform
     n_components : int, default=1024
         Number of random series (= output features).
     max_length : int or "auto", default="auto"
-        Longest random series; "auto": a quarter of the median fit length.
+        Longest random series; "auto": a quarter of the median fit length,
+        at least 10 steps (or the median length, if shorter).
     derivative : bool, default=True
         Compare slopes as well as values (derivative channels).
     random_state : int, RandomState instance or None, default=None

@@ -40,9 +40,10 @@ def test_explicit_max_length_is_kept():
 
 
 @pytest.mark.parametrize("lengths, min_length, expected", [
-    ([100] * 4, 2, 25), ([8, 8, 9], 2, 2), ([8, 8], 5, 5), ([4000, 4000, 4000], 2, SERIES_MAX_LENGTH_CAP),
+    ([100] * 4, 2, 25), ([24] * 3, 2, 10), ([15, 15, 26], 2, 10), ([8, 8, 9], 2, 8), ([3, 3], 2, 3),
+    ([8, 8], 9, 9), ([4000, 4000, 4000], 2, SERIES_MAX_LENGTH_CAP),
 ])
-def test_series_max_length_auto_is_a_quarter_of_the_median(lengths, min_length, expected):
+def test_series_max_length_auto_is_a_quarter_of_the_median_at_least_10(lengths, min_length, expected):
     rng = np.random.default_rng(0)
     X = [rng.normal(size=n) for n in lengths]
     rws = pyd2ke.RandomWarpingSeries(16, min_length=min_length, random_state=0).fit(X)
