@@ -85,14 +85,17 @@ void test_properties() {
         CHECK(one.labels == many.labels && one.counts == many.counts && one.offsets == many.offsets);
     }
     // Appended batch by batch (a chunked transform): the same arrays, whatever
-    // the batches (empty ones too) and the thread count.
+    // the batches (empty ones too) and the thread count, also when it changes
+    // from batch to batch (threads 0: 3, 1, 2, 3, 1, ...; the arenas the
+    // blocks parse into are reused).
     for (std::size_t batch : {1, 7, 256, 257, 1999, 2000}) {
-        for (int threads : {1, 3}) {
+        for (int threads : {1, 3, 0}) {
             pyd2ke::EspSketchAppender appended;
             appended.append({}, threads);
             for (std::size_t start = 0; start < views.size(); start += batch) {
                 const std::size_t stop = std::min(views.size(), start + batch);
-                appended.append(std::vector<pyd2ke::TextView>(views.begin() + start, views.begin() + stop), threads);
+                const int n_threads = threads != 0 ? threads : 1 + static_cast<int>((start / batch + 2) % 3);
+                appended.append(std::vector<pyd2ke::TextView>(views.begin() + start, views.begin() + stop), n_threads);
             }
             CHECK(appended.size() == views.size() && appended.labels.size() == one.labels.size() &&
                   appended.counts.size() == one.counts.size() && appended.offsets.size() == one.offsets.size());

@@ -1,6 +1,6 @@
-// GrowableArray: values kept through growth (on the heap, then, past 8 MB,
-// a mapping grown by mremap on Linux), shrinking and moves; sizes across
-// page and huge-page boundaries.
+// GrowableArray: values kept through growth (on the heap, then, past 2 MB,
+// a mapping grown by mremap on Linux), by resize or push_back, shrinking
+// and moves; sizes across page and huge-page boundaries.
 
 #include <pyd2ke/core/memory.hpp>
 
@@ -63,6 +63,19 @@ void test_small() {
     CHECK(holds_its_index(a));
 }
 
+// push_back, one value at a time, from the heap into a mapping and on
+// through several of its growths; then after a cut to a smaller size.
+template <class T>
+void test_push_back() {
+    pyd2ke::GrowableArray<T> a;
+    const std::size_t n = (std::size_t{9} << 20) / sizeof(T) + 3;
+    for (std::size_t i = 0; i < n; ++i) a.push_back(static_cast<T>(i));
+    CHECK(a.size() == n && holds_its_index(a));
+    a.resize(5);
+    for (std::size_t i = 5; i < 1000; ++i) a.push_back(static_cast<T>(i));
+    CHECK(a.size() == 1000 && holds_its_index(a));
+}
+
 }  // namespace
 
 int main() {
@@ -71,5 +84,7 @@ int main() {
     test_growth<std::int32_t>();
     test_growth<double>();
     test_growth<std::uint64_t>();
+    test_push_back<std::int32_t>();
+    test_push_back<double>();
     return test_verdict();
 }

@@ -254,10 +254,11 @@ inline const std::uint64_t* esp_byte_leaf_labels() {
 }
 
 // Every node label of the ESP tree of s[0..n) (leaves included), sorted,
-// as (label, count) pairs appended to labels/counts.
-template <class CharT, class Count>
-void esp_characteristic_vector(const CharT* s, std::size_t n, EspWorkspace& ws, std::vector<std::uint64_t>& labels,
-                               std::vector<Count>& counts) {
+// as (label, count) pairs appended to labels/counts (arrays with push_back
+// of std::uint64_t and of a count type).
+template <class CharT, class Labels, class Counts>
+void esp_characteristic_vector(const CharT* s, std::size_t n, EspWorkspace& ws, Labels& labels, Counts& counts) {
+    using Count = typename Counts::value_type;
     if (n == 0) return;
     ws.level.resize(n);
     ws.nodes.clear();

@@ -59,9 +59,9 @@ inline std::vector<std::pair<std::uint64_t, std::uint64_t>> esp_sketch(const Tex
 inline EspSketches esp_sketch_batch(const std::vector<TextView>& texts, int n_threads = 1) {
     const std::size_t n = texts.size();
     const std::size_t block = balanced_block(n, n_threads, 256, 16);
-    std::vector<detail::EspPart> parts;
+    detail::EspParts parts;
     detail::esp_parse_parts(texts, block, n_threads, parts);
-    const std::size_t total = detail::esp_parts_pairs(parts, parts.size());
+    const std::size_t total = detail::esp_parts_pairs(parts, parts.parts.size());
     EspSketches out;
     out.labels.resize(total);
     out.counts.resize(total);
@@ -69,8 +69,7 @@ inline EspSketches esp_sketch_batch(const std::vector<TextView>& texts, int n_th
     out.offsets[0] = 0;
     advise_huge_pages(out.labels.data(), total * sizeof(std::uint64_t));
     advise_huge_pages(out.counts.data(), total * sizeof(double));
-    detail::esp_copy_parts(parts, n, block, out.labels.data(), out.counts.data(), out.offsets.data(), 0, n_threads,
-                           true);
+    detail::esp_copy_parts(parts, n, block, out.labels.data(), out.counts.data(), out.offsets.data(), 0, n_threads);
     return out;
 }
 
@@ -99,7 +98,7 @@ public:
         counts.resize(total);
         offsets.resize(strings + n + 1);
         detail::esp_copy_parts(parts_, n, block, labels.data(), counts.data(), offsets.data() + strings, first,
-                               n_threads, false);
+                               n_threads);
     }
 
     // Strings appended so far.
@@ -117,7 +116,7 @@ public:
     GrowableArray<std::int64_t> offsets;
 
 private:
-    std::vector<detail::EspPart> parts_;
+    detail::EspParts parts_;
 };
 
 // ||V(a) - V(b)||_1 of two sorted sketches, by a merge. Values of any sign
