@@ -172,5 +172,16 @@ class Ragged:
             beyond = (" or a value beyond float32's range (3.4e38; rescale it or use dtype=np.float64)"
                       if values.dtype == np.float32 else "")
             raise ValueError(f"{name}[{where[0]}] contains NaN or infinity (at {what} {where[1]}): a missing or "
-                             f"infinite value{beyond}; drop, fill or interpolate it first")
+                             f"infinite value{beyond}; drop, fill or interpolate it first{self._padding_hint(name, what, *where)}")
         return self
+
+    def _padding_hint(self, name, what, item, position):
+        """For series NaN from `position` to the end of the item: the look of
+        tslearn's padding of unequal lengths (to_time_series_dataset), which
+        pyd2ke takes unpadded, as a list."""
+        start, stop = self.offsets[item] + position, self.offsets[item + 1]
+        if what != "step" or position == 0 or not np.isnan(self.values[start:stop]).all():
+            return ""
+        return (f". It is NaN from step {position} to its end ({stop - self.offsets[item]} steps): if that is the "
+                f"padding of series of unequal lengths (tslearn's to_time_series_dataset pads with NaN), pass the "
+                f"series unpadded, as a list: [x[~np.isnan(x).reshape(len(x), -1).all(axis=1)] for x in {name}]")

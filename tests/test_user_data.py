@@ -120,6 +120,35 @@ def test_a_list_of_aeon_cases_is_named():
         pyd2ke.RandomWarpingSeries(8).fit(unequal)
 
 
+@pytest.mark.parametrize("channels", [2, None])
+def test_tslearn_nan_padding_is_named_with_its_fix(channels):
+    """tslearn holds series of unequal lengths as one array padded with NaN
+    (to_time_series_dataset); the error names the padding and the list
+    that its hint builds is the unpadded series."""
+    rng = np.random.default_rng(0)
+    series = [rng.normal(size=(n, channels or 1)) for n in (12, 20, 7, 15)]
+    X = np.full((4, 20, channels or 1), np.nan)
+    for x, s in zip(X, series):
+        x[: len(s)] = s
+    if channels is None:  # univariate: (n_series, length)
+        X, series = X[:, :, 0], [s[:, 0] for s in series]
+    with pytest.raises(ValueError, match=r"X\[0\].*NaN from step 12 to its end \(20 steps\).*tslearn") as error:
+        pyd2ke.RandomWarpingSeries(8, random_state=0).fit(X)
+    hinted = eval(str(error.value).rsplit("as a list: ", 1)[1], {"np": np, "X": X})
+    assert [len(x) for x in hinted] == [12, 20, 7, 15]
+    rws = pyd2ke.RandomWarpingSeries(8, random_state=0)
+    np.testing.assert_array_equal(rws.fit_transform(hinted), clone(rws).fit_transform(series))
+    # A missing value inside a series, or infinities to the end, are not padding.
+    X_inner = np.ones((2, 6))
+    X_inner[0, 2] = np.nan
+    X_inf = np.ones((2, 6))
+    X_inf[0, 4:] = np.inf
+    for bad in (X_inner, X_inf):
+        with pytest.raises(ValueError, match="missing or infinite") as error:
+            pyd2ke.RandomWarpingSeries(8).fit(bad)
+        assert "tslearn" not in str(error.value)
+
+
 def _labelled_pairs(n, names, seed=0):
     rng = np.random.default_rng(seed)
     out = []
