@@ -171,8 +171,9 @@ class Ragged:
             # Packed as float32, a finite value beyond its range became an infinity.
             beyond = (" or a value beyond float32's range (3.4e38; rescale it or use dtype=np.float64)"
                       if values.dtype == np.float32 else "")
+            padding = self._padding_hint(name, what, *where)
             raise ValueError(f"{name}[{where[0]}] contains NaN or infinity (at {what} {where[1]}): a missing or "
-                             f"infinite value{beyond}; drop, fill or interpolate it first{self._padding_hint(name, what, *where)}")
+                             f"infinite value{beyond}; drop, fill or interpolate it first{padding}")
         return self
 
     def _padding_hint(self, name, what, item, position):
