@@ -30,6 +30,7 @@ same way whatever chunk it is in (tests/test_skeleton.py).
 
 import sys
 import time
+from collections.abc import Iterator
 from numbers import Integral
 
 import numpy as np
@@ -122,6 +123,13 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         with using_threads(effective_n_threads(self.n_jobs)):  # packing the input too
             self._fit(X, y)
         return self
+
+    def fit_transform(self, X, y=None, **fit_params):
+        """fit(X), then transform(X); an iterator (a generator, say) is read
+        once, into a list, since both read X."""
+        if isinstance(X, Iterator):
+            X = list(X)
+        return super().fit_transform(X, y, **fit_params)
 
     def _check_params(self):
         """The checks with pyd2ke's own messages; they run before the

@@ -183,6 +183,7 @@ class Ragged:
         start, stop = self.offsets[item] + position, self.offsets[item + 1]
         if what != "step" or position == 0 or not np.isnan(self.values[start:stop]).all():
             return ""
-        return (f". It is NaN from step {position} to its end ({stop - self.offsets[item]} steps): if that is the "
-                f"padding of series of unequal lengths (tslearn's to_time_series_dataset pads with NaN), pass the "
-                f"series unpadded, as a list: [x[~np.isnan(x).reshape(len(x), -1).all(axis=1)] for x in {name}]")
+        return (f". It is NaN from step {position} on, the last {stop - start} of its {stop - self.offsets[item]} "
+                f"steps: if that is the padding of series of unequal lengths (tslearn's to_time_series_dataset "
+                f"pads with NaN), pass the series unpadded, as a list: "
+                f"[x[~np.isnan(x).reshape(len(x), -1).all(axis=1)] for x in {name}]")

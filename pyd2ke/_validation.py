@@ -9,6 +9,8 @@ import numbers
 import os
 import sys
 import warnings
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 
 import numpy as np
 import scipy.sparse as sp
@@ -160,12 +162,12 @@ def real_array(a, label, why_real):
 
 def is_missing(item):
     """None, a float NaN, pandas' NA or NaT: a missing value where an object belongs."""
-    return (item is None or (isinstance(item, float) and item != item)
+    return (item is None or (isinstance(item, (float, np.floating)) and item != item)
             or type(item).__name__ in ("NAType", "NaTType"))
 
 
 def _can_be_missing(kind):
-    return kind is type(None) or issubclass(kind, float) or kind.__name__ in ("NAType", "NaTType")
+    return kind is type(None) or issubclass(kind, (float, np.floating)) or kind.__name__ in ("NAType", "NaTType")
 
 
 def table_column(X, name):
@@ -201,6 +203,10 @@ def listed(X, name, what, item="item", container=list):
     check_none_missing's message), or None."""
     if isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of {what}, got a single {type(X).__name__}")
+    if isinstance(X, (Mapping, AbstractSet)):
+        # A dict iterates over its keys, a set in an order that changes from run to run.
+        raise TypeError(f"{name} must be a sequence of {what} (a list, tuple, array or pandas Series), "
+                        f"got a {type(X).__name__}")
     X = table_column(X, name)
     labels = getattr(X, "index", None)  # a pandas Series' row labels
     labels = None if callable(labels) else labels
@@ -222,7 +228,10 @@ def check_none_missing(X, labels, name, item="item"):
         return X
     for i, value in enumerate(X):
         if is_missing(value):
-            label = f" (index label {labels[i]!r})" if labels is not None and len(labels) == len(X) else ""
+            label = ""
+            if labels is not None and len(labels) == len(X):
+                label = labels[i].item() if isinstance(labels[i], np.generic) else labels[i]  # 20, not np.int64(20)
+                label = f" (index label {label!r})"
             raise ValueError(f"{name}[{i}]{label} is missing ({value!r}): every {item} must be present; "
                              f"drop or fill the missing ones first")
     return X
@@ -260,19 +269,23 @@ def check_no_missing_rows(X, name="X", n_threads=1):
     return A.dtype in _CHECKED_FLOATS
 
 
-def check_finite_output(out, name="X", offset=0):
+def check_finite_output(out, name="X", offset=0, arithmetic=None):
     """Raise ValueError if a computed block holds NaN or infinity.
 
     Finite inputs can still overflow: distances between values near the
     float64 (or float32) limit, or projections of them. Row r of `out` comes
-    from item `offset + r` of the input called `name`.
+    from item `offset + r` of the input called `name`; `arithmetic` is the
+    dtype the values were computed in (default: out's).
     """
     values = out.data if hasattr(out, "data") and not isinstance(out, np.ndarray) else out
     if values.size == 0 or np.isfinite(values).all():
         return out
     finite = np.isfinite(out).all(axis=1) if isinstance(out, np.ndarray) and out.ndim == 2 else None
     where = f" ({name}[{offset + int(np.argmin(finite))}])" if finite is not None else ""
+    arithmetic = np.dtype(np.asarray(values).dtype if arithmetic is None else arithmetic)
+    wider = " (or z-normalise it), or compute in float64 (dtype=np.float64, where the estimator takes it)" \
+        if arithmetic == np.float32 else ""
     raise ValueError(
         f"the result overflowed to infinity or NaN{where}: the values of {name} are too large for "
-        f"{np.asarray(values).dtype} arithmetic; rescale the input"
+        f"{arithmetic} arithmetic; rescale the input{wider}"
     )

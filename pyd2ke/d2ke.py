@@ -176,7 +176,7 @@ class D2KEBase(Pyd2keTransformer):
         for start, stop in chunk_bounds(X):
             engine.distances_into(X[start:stop], out[start:stop], n_threads)
             if check:
-                check_finite_output(out[start:stop], "X", start)
+                check_finite_output(out[start:stop], "X", start, arithmetic=check_dtype(self.dtype))
         return out
 
     def _check_input(self, X):

@@ -44,7 +44,14 @@ def _pairwise_distances(X, Y, metric, n_jobs, dtype, metric_params):
     params = check_metric_params(domain, metric, metric_params, "keyword arguments")
     dtype = check_dtype(dtype)
     X, Y = domain.encode_pairwise(X, Y)
-    X, flavour_x = domain.check(X, "X", dtype)
+    try:
+        X, flavour_x = domain.check(X, "X", dtype)
+    except TypeError as error:
+        if metric == "levenshtein" and "expected str or bytes" in str(error):
+            # The default metric met arrays or numbers: name the metric the user did not choose.
+            raise TypeError(f"{error}; metric='levenshtein' (the default) compares strings: pass metric= for "
+                            f"other objects, e.g. metric='dtw' for time series") from None
+        raise
     domain.check_layout(X, "X")
     if Y is None:
         Y, flavour_y = X, flavour_x

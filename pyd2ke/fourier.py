@@ -231,15 +231,37 @@ def _l1_distances(X, rows, n_threads):
     return manhattan_distances(X[rows])
 
 
+class _RowLabelledPipeline(Pipeline):
+    """The pipeline of make_sfmedm and make_sfmcgk: under pandas output its
+    DataFrame keeps the row labels of a pandas input. Its first step hands
+    on a sparse matrix or ESP sketches, which hold none, so scikit-learn
+    would number the rows 0..n-1 and a join with the input's other columns
+    would misalign every row."""
+
+    def transform(self, X, **params):
+        return _with_row_labels(super().transform(X, **params), X)
+
+    def fit_transform(self, X, y=None, **params):
+        return _with_row_labels(super().fit_transform(X, y, **params), X)
+
+
+def _with_row_labels(Z, X):
+    index = getattr(X, "index", None)
+    if hasattr(Z, "iloc") and index is not None and not callable(index) and len(index) == len(Z):
+        Z.index = index
+    return Z
+
+
 def make_sfmedm(*, n_components=1024, beta="auto", random_state=None, n_jobs=None, dtype=np.float64):
     """SFMEDM: ESP characteristic vectors -> hashed Laplacian random Fourier features.
 
     z(S)'z(S') approximates exp(-||V(S) - V(S')||_1 / beta), a kernel on the
     edit distance with moves. beta="auto": twice the median L1 distance
     between the fit strings' ESP vectors (see HashedRandomFourier). Returns
-    an unfitted scikit-learn Pipeline.
+    an unfitted scikit-learn Pipeline (whose pandas output keeps the row
+    labels of a pandas input).
     """
-    return Pipeline(
+    return _RowLabelledPipeline(
         [
             ("esp", ESPVectorizer(output="sketch", n_jobs=n_jobs)),
             (
@@ -259,11 +281,12 @@ def make_sfmcgk(*, n_components=1024, beta="auto", output_length=None, random_st
 
     beta="auto": twice the median L1 (= 2 x Hamming) distance between the
     fit strings' walks (see HashedRandomFourier). Returns an unfitted
-    scikit-learn Pipeline. With an integer random_state
+    scikit-learn Pipeline (whose pandas output keeps the row labels of a
+    pandas input). With an integer random_state
     both steps use it (the walk bits and the Fourier weights hash different
     keys, so they stay independent).
     """
-    return Pipeline(
+    return _RowLabelledPipeline(
         [
             ("cgk", CGKEmbedding(output_length=output_length, random_state=random_state, n_jobs=n_jobs)),
             (

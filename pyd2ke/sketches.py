@@ -161,6 +161,13 @@ def _hashed_csr(indptr, indices, data, n_features):
     return X
 
 
+def _check_same_kind(is_bytes, fitted_is_bytes):
+    """A TypeError when X holds str and the fit data bytes, or the reverse."""
+    if is_bytes != fitted_is_bytes:
+        kinds = {False: "str", True: "bytes"}
+        raise TypeError(f"X holds {kinds[is_bytes]}, but the fit data held {kinds[fitted_is_bytes]}")
+
+
 class _AppendedRows:
     """ESPVectorizer's output written chunk by chunk: the core appends each
     chunk's rows (sketches or hashed CSR rows) into one set of arrays grown
@@ -242,15 +249,18 @@ class ESPVectorizer(_OutputAsItIs, Pyd2keTransformer, auto_wrap_output_keys=None
         return True  # stateless: nothing to learn
 
     def _fit(self, X, y=None):
-        """ESP has nothing to learn: X is only checked."""
-        check_strings(X)
+        """ESP has nothing to learn: X is only checked, and whether it holds
+        str or bytes kept (they parse differently beyond ASCII)."""
+        self.is_bytes_ = check_strings(X)[1]
         self.is_fitted_ = True
 
     def _check_input(self, X):
         if not hasattr(self, "is_fitted_"):  # transform without fit: the parameters as fit checks them
             self._check_params()
             self._validate_params()
-        return check_strings(X)[0], None
+        strings, is_bytes = check_strings(X)
+        _check_same_kind(is_bytes, self.__dict__.get("is_bytes_", is_bytes))
+        return strings, None
 
     def _allocate(self, n):
         # Both outputs are appended chunk by chunk, in the core, into one.
@@ -392,9 +402,7 @@ class CGKEmbedding(_OutputAsItIs, Pyd2keTransformer, auto_wrap_output_keys=None)
 
     def _check_input(self, X):
         strings, is_bytes = check_strings(X)
-        if is_bytes != self.is_bytes_:
-            kinds = {False: "str", True: "bytes"}
-            raise TypeError(f"X holds {kinds[is_bytes]}, but the fit data held {kinds[self.is_bytes_]}")
+        _check_same_kind(is_bytes, self.is_bytes_)
         self._warn_if_cut(strings)
         return strings, None
 

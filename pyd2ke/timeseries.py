@@ -64,7 +64,9 @@ def znormalize(X, eps=1e-8):
         s = s / scale
         mean = s.mean(axis=0)
         std = s.std(axis=0)
-        z = (s - mean) / np.where(std * scale <= eps, 1.0, std)
+        flat_channel = std * scale <= eps
+        # A flat channel is only centred, in its own units (times scale again).
+        z = (s - mean) / np.where(flat_channel, 1.0, std) * np.where(flat_channel, scale, 1.0)
         out.append(z[:, 0] if flat else z)
     return out
 

@@ -90,6 +90,18 @@ def test_znormalize():
     np.testing.assert_allclose(Z[0], [[-1.0, 0.0], [1.0, 0.0]])
 
 
+def test_znormalize_only_centres_near_flat_channels():
+    """A channel whose std is at most eps keeps its units: centred, not
+    blown up to unit size (rounding noise near 0 stayed noise-sized)."""
+    Z = znormalize([np.array([0.0, 1e-12, -1e-12, 0.0]), np.array([0.0, 1e-9]), np.array([5.0, 5 + 1e-9, 5.0])])
+    np.testing.assert_allclose(Z[0], [0.0, 1e-12, -1e-12, 0.0], rtol=1e-12, atol=0)
+    np.testing.assert_allclose(Z[1], [-5e-10, 5e-10], rtol=1e-6)
+    np.testing.assert_allclose(Z[2], [-1e-9 / 3, 2e-9 / 3, -1e-9 / 3], rtol=1e-6)
+    Z = znormalize([np.array([[1e300, 2.0], [1e300, 4.0]])])
+    np.testing.assert_allclose(Z[0], [[0.0, -1.0], [0.0, 1.0]])  # one flat channel, one not
+    assert np.isfinite(znormalize([np.array([1.7e308, 1.7e308, -1.7e308])])[0]).all()
+
+
 @pytest.mark.parametrize(
     "bad, error, match",
     [

@@ -52,6 +52,80 @@ def test_column_transformer_column_of_strings():
     np.testing.assert_array_equal(Z, pyd2ke.RandomStringEmbedding(16, random_state=0).fit_transform(X))
 
 
+@pytest.mark.parametrize("make", [pyd2ke.make_sfmedm, pyd2ke.make_sfmcgk])
+def test_sfm_pipelines_keep_the_row_labels(make):
+    """Their first step hands on sparse rows or sketches, without an index:
+    under pandas output the rows were numbered 0..n-1, and a join with the
+    input's other columns misaligned every row."""
+    frame = pd.DataFrame({"seq": ["ACGT", "ACGA", "TTGA", "GGCA"], "y": [0, 0, 1, 1]}, index=[10, 11, 12, 13])
+    pipeline = make(n_components=4, random_state=0).set_output(transform="pandas")
+    Z = pipeline.fit_transform(frame["seq"])
+    assert list(Z.index) == [10, 11, 12, 13] and pd.concat([frame, Z], axis=1).shape == (4, 6)
+    assert list(clone(pipeline).fit(frame[["seq"]]).transform(frame[["seq"]].iloc[2:]).index) == [12, 13]
+    assert isinstance(make(n_components=4, random_state=0).fit_transform(list(frame["seq"])), np.ndarray)
+
+
+def test_esp_refuses_the_other_string_kind_after_fit():
+    """str and bytes parse differently beyond ASCII: 'café' and its UTF-8
+    bytes had different ESP features, without a word."""
+    fitted = pyd2ke.ESPVectorizer().fit(["café crème", "naïve"])
+    with pytest.raises(TypeError, match="X holds bytes, but the fit data held str"):
+        fitted.transform(["café".encode()])
+    with pytest.raises(TypeError, match="X holds bytes, but the fit data held str"):
+        pyd2ke.make_sfmedm(random_state=0).fit(["café crème", "naïve", "abc"]).transform([b"abc"])
+    assert pyd2ke.ESPVectorizer().transform([b"abc"]).shape[0] == 1  # unfitted: stateless, either kind
+
+
+@pytest.mark.parametrize("X, kind", [({"b": 1, "a": 2}, "dict"), ({"abc", "x"}, "set"), (frozenset({"x"}), "frozenset")])
+def test_unordered_containers_are_refused(X, kind):
+    """A dict iterates over its keys, a set in an order that changes from run to run."""
+    with pytest.raises(TypeError, match=rf"X must be a sequence of str or bytes .*got a {kind}"):
+        pairwise_distances(X, ["x"])
+    with pytest.raises(TypeError, match=f"got a {kind}"):
+        pyd2ke.RandomStringEmbedding(4).fit(X)
+
+
+@pytest.mark.parametrize("make", [pyd2ke.RandomWarpingSeries, pyd2ke.RandomSetEmbedding])
+def test_float32_overflow_names_float32(make):
+    """The distances are computed in float32 and stored in float64: the
+    error said float64 could not hold data that float64 fits without one."""
+    X = [1e20 * np.random.default_rng(i).standard_normal((10, 2)) for i in range(20)]
+    with pytest.raises(ValueError, match=r"too large for float32 arithmetic.*dtype=np\.float64"):
+        make(8, random_state=0, dtype=np.float32).fit(X)
+    assert np.isfinite(make(8, random_state=0).fit_transform(X)).all()
+
+
+def test_a_collapsed_mean_embedding_names_base_bandwidth():
+    X = [np.random.default_rng(i).normal(i % 3, size=(30, 2)) for i in range(12)]
+    with pytest.raises(ValueError, match=r"base_bandwidth=1e\+300 is far wider .* pass a smaller base_bandwidth"):
+        pyd2ke.MeanEmbeddingFeatures(base_bandwidth=1e300, random_state=0).fit(X)
+
+
+def test_series_given_to_the_default_string_metric_are_told_of_dtw():
+    with pytest.raises(TypeError, match=r"X\[0\] is ndarray, expected str or bytes; metric='levenshtein' \(the "
+                                        r"default\) compares strings.*metric='dtw'"):
+        pairwise_distances([np.ones(3), np.zeros(4)])
+
+
+def test_a_long_format_panel_is_named():
+    index = pd.MultiIndex.from_product([range(4), range(10)], names=["instance", "time"])
+    panel = pd.DataFrame({"var_0": np.random.default_rng(0).normal(size=40)}, index=index)
+    with pytest.raises(ValueError, match=r"X\[0\] is a single number, not a series: X looks like a long-format "
+                                         r"panel.*groupby\(level=0\)"):
+        pyd2ke.RandomWarpingSeries(8).fit(panel)
+    hinted = [g.to_numpy() for _, g in panel.groupby(level=0)]
+    assert pyd2ke.RandomWarpingSeries(8, random_state=0).fit_transform(hinted).shape == (4, 8)
+    with pytest.raises(ValueError, match=r"if X is one series, pass \[X\]"):
+        pyd2ke.RandomWarpingSeries(8).fit(pd.Series(np.arange(5.0)))
+
+
+def test_missing_value_messages_name_numpy_nans_and_plain_labels():
+    with pytest.raises(ValueError, match=r"X\[1\] is missing \(np.float32\(nan\)\)|X\[1\] is missing \(nan\)"):
+        pairwise_distances(["a", np.float32("nan")])
+    with pytest.raises(ValueError, match=r"X\[1\] \(index label 20\) is missing"):
+        pairwise_distances(pd.Series(["a", None], index=[10, 20]))
+
+
 @pytest.mark.parametrize("name", sorted(OBJECT_CASES))
 @pytest.mark.parametrize("missing", [None, np.nan, "NA"])
 def test_missing_values_are_named_missing(name, missing):
@@ -132,7 +206,7 @@ def test_tslearn_nan_padding_is_named_with_its_fix(channels):
         x[: len(s)] = s
     if channels is None:  # univariate: (n_series, length)
         X, series = X[:, :, 0], [s[:, 0] for s in series]
-    with pytest.raises(ValueError, match=r"X\[0\].*NaN from step 12 to its end \(20 steps\).*tslearn") as error:
+    with pytest.raises(ValueError, match=r"X\[0\].*NaN from step 12 on, the last 8 of its 20 steps: .*tslearn") as error:
         pyd2ke.RandomWarpingSeries(8, random_state=0).fit(X)
     hinted = eval(str(error.value).rsplit("as a list: ", 1)[1], {"np": np, "X": X})
     assert [len(x) for x in hinted] == [12, 20, 7, 15]
@@ -212,3 +286,10 @@ def test_missing_values_in_vectors_name_the_row(estimator, form):
     fitted = clone(estimator).fit(wrap(good))
     with pytest.raises(ValueError, match=r"X\[3\] has a missing \(NaN\)"):
         fitted.transform(wrap(X))
+
+
+def test_fit_transform_reads_a_generator_once():
+    """fit used it up, and transform then said "X is empty"."""
+    series = [np.arange(3.0), np.ones(4), np.zeros(5)]
+    rws = pyd2ke.RandomWarpingSeries(4, random_state=0)
+    np.testing.assert_array_equal(rws.fit_transform(s for s in series), clone(rws).fit_transform(series))

@@ -116,7 +116,7 @@ def check_metric_params(domain, metric, params, name="metric_params"):
     if unknown:
         label = metric if isinstance(metric, str) else domain.name
         raise ValueError(
-            f"{name} has {sorted(unknown)}, which metric={label!r} does not take "
+            f"{name}: metric={label!r} does not take {sorted(unknown)} "
             f"(it takes {list(allowed) or 'none'})"
         )
     return domain.check_params(metric, params)

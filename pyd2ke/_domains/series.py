@@ -4,6 +4,7 @@ ground cost across channels, summed along the path, optional Sakoe-Chiba
 window); random series of Gaussian values."""
 
 import numbers
+import sys
 
 import numpy as np
 
@@ -55,6 +56,7 @@ def check_series(X, name="X", dtype=np.float64):
             f"channels than steps, pass a list of (length, channels) arrays"
         )
     # An array (n_series, length[, channels]) is an equal-length collection.
+    long_format = isinstance(getattr(X, "index", None), _pandas_multi_index())
     X = as_list(X, name, "time series", item="series")
     packed = Ragged.pack_arrays(X, dtype, name, "step")  # plain arrays: packed by the core
     if packed is not None:
@@ -65,6 +67,12 @@ def check_series(X, name="X", dtype=np.float64):
         a = real_array(s, f"{name}[{i}]", "DTW needs real values")
         if a.ndim == 1:
             a = a[:, None]
+        elif a.ndim == 0:
+            fix = (f"{name} looks like a long-format panel (a MultiIndex of instance and time, as sktime's "
+                   f"pd-multiindex): pass one array per series, e.g. [g.to_numpy() for _, g in "
+                   f"{name}.groupby(level=0)], or use pyd2ke.sktime" if long_format
+                   else f"if {name} is one series, pass [{name}]")
+            raise ValueError(f"{name}[{i}] is a single number, not a series: {fix}")
         elif a.ndim != 2:
             raise ValueError(f"{name}[{i}] has {a.ndim} dimensions; a series is (length,) or (length, channels)")
         if a.shape[0] == 0:
@@ -81,6 +89,13 @@ def check_series(X, name="X", dtype=np.float64):
             raise ValueError(f"{name}[{i}] has {a.shape[1]} channels, but {name}[0] has {channels}{hint}")
         series.append(a)
     return Ragged.pack(series, dtype).check_finite(name, "step")
+
+
+def _pandas_multi_index():
+    """pandas' MultiIndex class, or a class nothing is an instance of when
+    pandas is not installed (pyd2ke does not need it)."""
+    pandas = sys.modules.get("pandas")
+    return pandas.MultiIndex if pandas is not None else type("NoMultiIndex", (), {})
 
 
 class SeriesLayoutWarning(UserWarning):

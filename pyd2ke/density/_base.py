@@ -246,11 +246,15 @@ class _SampleSetTransformer(Pyd2keTransformer):
         if sigma == "median":
             pick = np.sort(rng.choice(len(X_scaled), size=min(_MEDIAN_SETS, len(X_scaled)), replace=False))
             E = self._embed_sets(X_scaled.take(pick))
-            sigma = _median_distance(E, "sigma", "sets",
-                                     lambda: _outlier_cause(X_scaled, self.data_min_, self.data_range_))
+            sigma = _median_distance(E, "sigma", "sets", lambda: self._collapse_cause(X_scaled))
         self.sigma_ = float(sigma)
         self.random_weights_ = base / self.sigma_
         self.n_components_ = self.n_components
+
+    def _collapse_cause(self, X_scaled):
+        """Why the fit sets' embeddings may all coincide: a sentence for the
+        sigma="median" error, or ""."""
+        return _outlier_cause(X_scaled, self.data_min_, self.data_range_)
 
     def _embed_sets(self, packed):
         return self._map_blocks(packed, self._embed_block, self._embedding_width(), np.float64)

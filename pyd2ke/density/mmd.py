@@ -84,6 +84,15 @@ class MeanEmbeddingFeatures(_SampleSetTransformer):
         self.base_weights_ = base / self.base_bandwidth_
         self._fit_rff(packed, rng, self.n_base_components, self.sigma)
 
+    def _collapse_cause(self, X_scaled):
+        # Scaled points lie within [0, 1]^l: a base kernel much wider than the
+        # cube's diagonal is about 1 for every pair, and every mean embedding alike.
+        if self.base_bandwidth_ > 100 * np.sqrt(self.n_dims_):
+            return (f"base_bandwidth={self.base_bandwidth_:.3g} is far wider than the fit data scaled to "
+                    f"[0, 1]^{self.n_dims_}, so every set has about the same mean embedding: pass a smaller "
+                    f"base_bandwidth (\"median\" measures it), or ")
+        return super()._collapse_cause(X_scaled)
+
     def _embedding_width(self):
         return self.n_base_components
 
