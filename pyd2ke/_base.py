@@ -86,6 +86,15 @@ def string_input_tags(tags):
     return tags
 
 
+def _table_column_name(X):
+    """[name] of a one-column pandas or polars table (whose column holds the
+    objects), else None."""
+    columns, shape = getattr(X, "columns", None), getattr(X, "shape", None)
+    if columns is None or shape is None or len(shape) != 2 or len(columns) != 1:
+        return None
+    return [columns[0]]
+
+
 def _report_progress(name, done, total, seconds):
     """One stderr line per transform chunk (verbose > 0)."""
     print(f"{name}.transform: {done}/{total} objects ({100 * done / max(total, 1):.0f}%), {seconds:.1f} s",
@@ -120,8 +129,13 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         """
         self._check_params()
         self._validate_params()
+        column = _table_column_name(X)
         with using_threads(effective_n_threads(self.n_jobs)):  # packing the input too
             self._fit(X, y)
+        if not self.__sklearn_tags__().input_tags.two_d_array:  # vector estimators: scikit-learn's own check
+            self.__dict__.pop("feature_names_in_", None)
+            if column is not None:
+                self.feature_names_in_ = np.asarray(column, dtype=object)
         return self
 
     def fit_transform(self, X, y=None, **fit_params):
@@ -153,8 +167,21 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             scipy.sparse matrix or ESPSketches where the class says so
         """
         check_is_fitted(self, self._fitted_attribute)
+        self._check_column(X)
         with using_threads(effective_n_threads(self.n_jobs)):  # packing the input too
             return self._transform_chunks(X)
+
+    def _check_column(self, X):
+        """Fitted on a one-column table, transform refuses a table whose
+        column has another name (scikit-learn's feature-name check): a
+        DataFrame's other column of strings would be embedded silently."""
+        fitted = self.__dict__.get("feature_names_in_")
+        column = _table_column_name(X)
+        if fitted is None or column is None or self.__sklearn_tags__().input_tags.two_d_array:
+            return
+        if list(column) != list(fitted):
+            raise ValueError(f"X has the column {column[0]!r}, but {type(self).__name__} was fitted on the "
+                             f"column {fitted[0]!r}")
 
     def _transform_chunks(self, X):
         X, check = self._check_input(X)

@@ -293,3 +293,20 @@ def test_fit_transform_reads_a_generator_once():
     series = [np.arange(3.0), np.ones(4), np.zeros(5)]
     rws = pyd2ke.RandomWarpingSeries(4, random_state=0)
     np.testing.assert_array_equal(rws.fit_transform(s for s in series), clone(rws).fit_transform(series))
+
+
+def test_a_one_column_table_keeps_its_column_name():
+    """scikit-learn's feature-name check: fitted on the column 'seq', a
+    DataFrame of the column 'other' was embedded without a word."""
+    rse = pyd2ke.RandomStringEmbedding(4, random_state=0).fit(pd.DataFrame({"seq": ["ACGT", "TTGA", "GGCA"]}))
+    assert list(rse.feature_names_in_) == ["seq"]
+    with pytest.raises(ValueError, match="X has the column 'other', but RandomStringEmbedding was fitted on the "
+                                         "column 'seq'"):
+        rse.transform(pd.DataFrame({"other": ["ACGT"]}))
+    same = rse.transform(["ACGT"])
+    np.testing.assert_array_equal(rse.transform(pd.DataFrame({"seq": ["ACGT"]})), same)
+    np.testing.assert_array_equal(rse.transform(pd.Series(["ACGT"], name="other")), same)  # a Series: no check
+    assert not hasattr(rse.fit(["ACGT", "TTGA"]), "feature_names_in_")  # a refit on a list forgets it
+    series = pd.DataFrame({"s": [np.arange(5.0), np.ones(6)]})
+    with pytest.raises(ValueError, match="fitted on the column 's'"):
+        pyd2ke.RandomWarpingSeries(4, random_state=0).fit(series).transform(series.rename(columns={"s": "t"}))
