@@ -40,7 +40,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ._parallel import chunk_bounds, errors_named_from, reused_threads, using_threads
-from ._validation import MAX_COUNT, check_dtype, check_finite_output, effective_n_threads
+from ._validation import MAX_COUNT, check_dtype, check_finite_output, effective_n_threads, table_columns
 
 __all__ = ["COUNT", "DTYPE", "N_JOBS", "Interval", "Pyd2keTransformer", "StrOptions", "store_parameters",
            "string_input_tags"]
@@ -89,10 +89,8 @@ def string_input_tags(tags):
 def _table_column_name(X):
     """[name] of a one-column pandas or polars table (whose column holds the
     objects), else None."""
-    columns, shape = getattr(X, "columns", None), getattr(X, "shape", None)
-    if columns is None or shape is None or len(shape) != 2 or len(columns) != 1:
-        return None
-    return [columns[0]]
+    columns = table_columns(X)
+    return [columns[0]] if columns is not None and len(columns) == 1 else None
 
 
 def _report_progress(name, done, total, seconds):

@@ -170,13 +170,18 @@ def _can_be_missing(kind):
     return kind is type(None) or issubclass(kind, (float, np.floating)) or kind.__name__ in ("NAType", "NaTType")
 
 
+def table_columns(X):
+    """The column names of a table (pandas or polars DataFrame), else None."""
+    columns, shape = getattr(X, "columns", None), getattr(X, "shape", None)
+    return None if columns is None or shape is None or len(shape) != 2 else columns
+
+
 def table_column(X, name):
     """A one-column table (pandas or polars DataFrame) as its column, so that
     its rows are the objects; several columns are refused, naming them.
     Anything else is returned as it is."""
-    columns = getattr(X, "columns", None)
-    shape = getattr(X, "shape", None)
-    if columns is None or shape is None or len(shape) != 2:
+    columns = table_columns(X)
+    if columns is None:
         return X
     names = [str(c) for c in columns]
     if len(names) != 1:

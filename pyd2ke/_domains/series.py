@@ -56,7 +56,8 @@ def check_series(X, name="X", dtype=np.float64):
             f"channels than steps, pass a list of (length, channels) arrays"
         )
     # An array (n_series, length[, channels]) is an equal-length collection.
-    long_format = isinstance(getattr(X, "index", None), _pandas_multi_index())
+    pandas = sys.modules.get("pandas")  # pyd2ke does not need it: only a user's pandas data has its index
+    long_format = pandas is not None and isinstance(getattr(X, "index", None), pandas.MultiIndex)
     X = as_list(X, name, "time series", item="series")
     packed = Ragged.pack_arrays(X, dtype, name, "step")  # plain arrays: packed by the core
     if packed is not None:
@@ -89,13 +90,6 @@ def check_series(X, name="X", dtype=np.float64):
             raise ValueError(f"{name}[{i}] has {a.shape[1]} channels, but {name}[0] has {channels}{hint}")
         series.append(a)
     return Ragged.pack(series, dtype).check_finite(name, "step")
-
-
-def _pandas_multi_index():
-    """pandas' MultiIndex class, or a class nothing is an instance of when
-    pandas is not installed (pyd2ke does not need it)."""
-    pandas = sys.modules.get("pandas")
-    return pandas.MultiIndex if pandas is not None else type("NoMultiIndex", (), {})
 
 
 class SeriesLayoutWarning(UserWarning):
