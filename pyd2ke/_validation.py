@@ -160,6 +160,21 @@ def real_array(a, label, why_real):
     return a
 
 
+def item_rows(a, label, layout, empty, no_columns):
+    """One item's real array as 2-D rows (a 1-D one: one column); ValueError
+    naming `label` for another number of dimensions (`layout` says the
+    right one), no rows (`empty` says why one is needed) or no columns."""
+    if a.ndim == 1:
+        a = a[:, None]
+    if a.ndim != 2:
+        raise ValueError(f"{label} has {a.ndim} dimensions; {layout}")
+    if a.shape[0] == 0:
+        raise ValueError(f"{label} is empty: {empty}")
+    if a.shape[1] == 0:
+        raise ValueError(f"{label} {no_columns}")
+    return a
+
+
 def is_missing(item):
     """None, a float NaN, pandas' NA or NaT: a missing value where an object belongs."""
     return (item is None or (isinstance(item, (float, np.floating)) and item != item)

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import _core
 from .._ragged import Ragged
-from .._validation import as_list, real_array
+from .._validation import as_list, item_rows, real_array
 from .base import Metric, RaggedDomain
 
 # Random sets: sizes uniform on {MIN_SIZE..MAX_SIZE} (the D2KE paper's).
@@ -15,15 +15,8 @@ MIN_SIZE, MAX_SIZE = 3, 15
 
 def points(a, label, dim):
     """One item's points as a 2-D real array; dim is the first item's dimension."""
-    a = real_array(a, label, "distances need real coordinates")
-    if a.ndim == 1:
-        a = a[:, None]
-    if a.ndim != 2:
-        raise ValueError(f"{label} has {a.ndim} dimensions; expected (n_points, dim)")
-    if a.shape[0] == 0:
-        raise ValueError(f"{label} is empty: a set needs at least one point")
-    if a.shape[1] == 0:
-        raise ValueError(f"{label} has points with no coordinates")
+    a = item_rows(real_array(a, label, "distances need real coordinates"), label, "expected (n_points, dim)",
+                  "a set needs at least one point", "has points with no coordinates")
     if dim is not None and a.shape[1] != dim:
         raise ValueError(f"{label} has points of dimension {a.shape[1]}, but the first item's are {dim}")
     return a

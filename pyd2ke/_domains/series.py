@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _core
 from .._ragged import Ragged
-from .._validation import as_list, real_array, warn_user
+from .._validation import as_list, item_rows, real_array, warn_user
 from .base import Metric, RaggedDomain
 
 # Random series: lengths uniform on {MIN_LENGTH..MAX_LENGTH}, values N(0, SCALE^2).
@@ -66,20 +66,14 @@ def check_series(X, name="X", dtype=np.float64):
     channels = None
     for i, s in enumerate(X):
         a = real_array(s, f"{name}[{i}]", "DTW needs real values")
-        if a.ndim == 1:
-            a = a[:, None]
-        elif a.ndim == 0:
+        if a.ndim == 0:
             fix = (f"{name} looks like a long-format panel (a MultiIndex of instance and time, as sktime's "
                    f"pd-multiindex): pass one array per series, e.g. [g.to_numpy() for _, g in "
                    f"{name}.groupby(level=0)], or use pyd2ke.sktime" if long_format
                    else f"if {name} is one series, pass [{name}]")
             raise ValueError(f"{name}[{i}] is a single number, not a series: {fix}")
-        elif a.ndim != 2:
-            raise ValueError(f"{name}[{i}] has {a.ndim} dimensions; a series is (length,) or (length, channels)")
-        if a.shape[0] == 0:
-            raise ValueError(f"{name}[{i}] is empty: a series needs at least one step")
-        if a.shape[1] == 0:
-            raise ValueError(f"{name}[{i}] has no channels")
+        a = item_rows(a, f"{name}[{i}]", "a series is (length,) or (length, channels)",
+                      "a series needs at least one step", "has no channels")
         if channels is None:
             channels, first_rows = a.shape[1], a.shape[0]
         elif a.shape[1] != channels:
