@@ -40,7 +40,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ._parallel import chunk_bounds, errors_named_from, reused_threads, using_threads
-from ._validation import MAX_COUNT, check_dtype, check_finite_output, effective_n_threads, table_columns
+from ._validation import MAX_COUNT, check_dtype, check_finite_output, effective_n_threads, one_column_name
 
 __all__ = ["COUNT", "DTYPE", "N_JOBS", "Interval", "Pyd2keTransformer", "StrOptions", "store_parameters",
            "string_input_tags"]
@@ -86,13 +86,6 @@ def string_input_tags(tags):
     return tags
 
 
-def _table_column_name(X):
-    """[name] of a one-column pandas or polars table (whose column holds the
-    objects), else None."""
-    columns = table_columns(X)
-    return [columns[0]] if columns is not None and len(columns) == 1 else None
-
-
 def _report_progress(name, done, total, seconds):
     """One stderr line per transform chunk (verbose > 0)."""
     print(f"{name}.transform: {done}/{total} objects ({100 * done / max(total, 1):.0f}%), {seconds:.1f} s",
@@ -127,7 +120,7 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         """
         self._check_params()
         self._validate_params()
-        column = _table_column_name(X)
+        column = one_column_name(X)
         with using_threads(effective_n_threads(self.n_jobs)):  # packing the input too
             self._fit(X, y)
         if not self.__sklearn_tags__().input_tags.two_d_array:  # vector estimators: scikit-learn's own check
@@ -174,7 +167,7 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         column has another name (scikit-learn's feature-name check): a
         DataFrame's other column of strings would be embedded silently."""
         fitted = self.__dict__.get("feature_names_in_")
-        column = _table_column_name(X)
+        column = one_column_name(X)
         if fitted is None or column is None or self.__sklearn_tags__().input_tags.two_d_array:
             return
         if list(column) != list(fitted):

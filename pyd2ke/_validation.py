@@ -191,6 +191,20 @@ def table_columns(X):
     return None if columns is None or shape is None or len(shape) != 2 else columns
 
 
+def one_column_name(X):
+    """[name] of a one-column pandas or polars table (whose column holds the
+    objects), else None."""
+    columns = table_columns(X)
+    return [columns[0]] if columns is not None and len(columns) == 1 else None
+
+
+def row_labels(X):
+    """The row labels of a pandas Series or DataFrame, else None (a list's
+    `index` is a method)."""
+    labels = getattr(X, "index", None)
+    return None if callable(labels) else labels
+
+
 def table_column(X, name):
     """A one-column table (pandas or polars DataFrame) as its column, so that
     its rows are the objects; several columns are refused, naming them.
@@ -228,8 +242,7 @@ def listed(X, name, what, item="item", container=list):
         raise TypeError(f"{name} must be a sequence of {what} (a list, tuple, array or pandas Series), "
                         f"got a {type(X).__name__}")
     X = table_column(X, name)
-    labels = getattr(X, "index", None)  # a pandas Series' row labels
-    labels = None if callable(labels) else labels
+    labels = row_labels(X)
     try:
         X = container(X)
     except TypeError:

@@ -32,6 +32,7 @@ from ._validation import (
     check_positive_int,
     effective_n_threads,
     is_auto,
+    row_labels,
 )
 from ._seeds import draw_seed
 from .sketches import CGKEmbedding, ESPSketches, ESPVectorizer
@@ -246,9 +247,9 @@ class _RowLabelledPipeline(Pipeline):
 
 
 def _with_row_labels(Z, X):
-    index = getattr(X, "index", None)
-    if hasattr(Z, "iloc") and index is not None and not callable(index) and len(index) == len(Z):
-        Z.index = index
+    labels = row_labels(X)
+    if hasattr(Z, "iloc") and labels is not None and len(labels) == len(Z):
+        Z.index = labels
     return Z
 
 
