@@ -4,10 +4,10 @@ serial fraction it implies (issue 29).
     python benchmarks/thread_scaling.py [--threads 1 2 4 8 16] [--repeats 3] [--scale 1.0] [--only RSE ESP ...]
 
 Each transform is fitted once, then its ``transform`` is timed with
-``n_jobs`` set to each thread count (median of --repeats runs, after one
-untimed run; each output is freed after the clock stops, since freeing it
-is the caller's work, later). The serial fraction is measured, at 1
-thread, as the share of the transform's time spent outside parallel
+``n_jobs`` set to each thread count in turn (median of --repeats rounds,
+each timing every count once, after one untimed run; each output is freed
+after the clock stops, since freeing it is the caller's work, later). The
+serial fraction is measured, at 1 thread, as the share of the transform's time spent outside parallel
 regions (the core's parallel loops and the blocks Python runs on threads,
 as counted by ``pyd2ke._parallel.parallel_seconds``): the part no thread
 count shortens.
@@ -86,18 +86,24 @@ def set_threads(estimator, n):
     return estimator.set_params(n_jobs=n)
 
 
-def transform_seconds(estimator, X, n_threads, repeats):
-    """Median time of transform(X) on n_threads threads, after one untimed
-    run. The output is freed after the clock stops: freeing it is the
-    caller's work, later (unmapping a few hundred MB takes milliseconds)."""
-    set_threads(estimator, n_threads).transform(X)
-    times = []
+def transform_seconds(estimator, X, thread_counts, repeats):
+    """Median time of transform(X) at each thread count, after one untimed
+    run at each. The counts take turns within each of the repeats: a slow
+    spell of the machine (runs of 2x on this shared 2-core one) then slows
+    every count alike instead of the one being timed. The output is freed
+    after the clock stops: freeing it is the caller's work, later (unmapping
+    a few hundred MB takes milliseconds)."""
+    for n in thread_counts:
+        set_threads(estimator, n).transform(X)
+    times = {n: [] for n in thread_counts}
     for _ in range(repeats):
-        t0 = time.perf_counter()
-        Z = estimator.transform(X)
-        times.append(time.perf_counter() - t0)
-        del Z
-    return statistics.median(times)
+        for n in thread_counts:
+            set_threads(estimator, n)
+            t0 = time.perf_counter()
+            Z = estimator.transform(X)
+            times[n].append(time.perf_counter() - t0)
+            del Z
+    return [statistics.median(times[n]) for n in thread_counts]
 
 
 def serial_fraction(estimator, X, repeats):
@@ -192,7 +198,7 @@ def main():
         if args.only and name not in args.only:
             continue
         estimator.fit(X[:200] if name != "density js" else X[:300])
-        seconds = [transform_seconds(estimator, X, n, args.repeats) for n in threads]
+        seconds = transform_seconds(estimator, X, threads, args.repeats)
         n_bytes = output_bytes(estimator.transform(X))
         floor = touch_seconds(n_bytes, args.repeats)
         floor_n = touch_seconds(n_bytes, args.repeats, threads[-1])

@@ -180,7 +180,7 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         out = self._allocate(n)
         t0 = time.perf_counter()
         with reused_threads():  # chunks that run blocks on threads start them once
-            for start, stop in chunk_bounds(X):
+            for start, stop in self._chunk_bounds(X):
                 with errors_named_from(start):
                     chunk = X[start:stop] if check is None else check(X[start:stop])
                     Z = self._transform_chunk(chunk, out[start:stop])
@@ -195,6 +195,13 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         chunk of it, so that a transform needs O(chunk) memory above its
         output."""
         return X, None
+
+    def _chunk_bounds(self, X):
+        """The (start, stop) chunks of the checked X that transform works in:
+        pyd2ke.chunking's. An estimator whose chunks would need no memory of
+        their own (rows read in place, blocks written straight into the
+        output) returns one: the end of each chunk leaves threads idle."""
+        return chunk_bounds(X)
 
     def _allocate(self, n):
         """The output for n objects, which chunks write their rows into (in

@@ -56,6 +56,16 @@ def pad_columns(B):
     return padded
 
 
+def product_rows(budget_bytes, row_bytes, high=8192):
+    """Rows per block of products whose blocks take about budget_bytes at
+    row_bytes a row: at least _MIN_ROWS, at most high, a multiple of 8. An
+    odd count made matmul_rows pad every block and copy its product out of
+    a fresh array (RandomMaclaurin: 221 rows a block, 8 % slower on one
+    thread and 15 % on two than 256)."""
+    rows = min(high, max(_MIN_ROWS, budget_bytes // max(1, row_bytes)))
+    return max(_MIN_ROWS, rows - rows % 8)
+
+
 def matmul_rows(A, B, out=None, columns=None):
     """A @ B for a dense 2-D A, every row computed the same way whatever len(A) is.
 

@@ -275,13 +275,14 @@ def check_none_missing(X, labels, name, item="item"):
 _CHECKED_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
 
 
-def check_no_missing_rows(X, name="X", n_threads=1):
+def check_no_missing_rows(X, name="X", all_finite=None):
     """For matrices of vectors (dense, scipy.sparse, DataFrame): a ValueError
     naming the first row with a NaN (a missing value) or an infinity,
     before scikit-learn's validation (which names no row). Returns whether
     it checked every value (a real matrix), so that the caller can skip
-    scikit-learn's own pass over them; a C-contiguous float matrix is
-    checked by the core on n_threads threads."""
+    scikit-learn's own pass over them. A C-contiguous float matrix is
+    checked by all_finite(A) (default: the core, on one thread; the
+    transforms pass pyd2ke._parallel.all_rows_finite on their threads)."""
     if sp.issparse(X):
         if X.dtype.kind not in "fc":
             return False
@@ -294,7 +295,10 @@ def check_no_missing_rows(X, name="X", n_threads=1):
     if A.dtype.kind not in "fc" or A.ndim != 2:
         return False  # integers cannot be NaN; anything else: scikit-learn's validation says what is wrong
     core_checks = A.dtype in (np.float64, np.float32) and A.dtype.isnative and A.flags.c_contiguous
-    finite = _core.all_finite(A, n_threads) if core_checks else bool(np.isfinite(A).all())
+    if core_checks:
+        finite = all_finite(A) if all_finite is not None else _core.all_finite(A, 1)
+    else:
+        finite = bool(np.isfinite(A).all())
     if not finite:
         row, col = np.argwhere(~np.isfinite(A))[0]
         raise ValueError(f"{name}[{row}] has a missing (NaN) or infinite value in column {col}; "

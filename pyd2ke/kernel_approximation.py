@@ -27,8 +27,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
 from ._base import COUNT, Interval, Pyd2keTransformer, StrOptions, store_parameters
-from ._blas import matmul_rows, pad_columns
-from ._parallel import run_row_blocks
+from ._blas import matmul_rows, pad_columns, product_rows
+from ._parallel import all_rows_finite, row_blocks, run_row_blocks
 from ._validation import (
     check_choice,
     check_finite_output,
@@ -309,7 +309,7 @@ class RandomMaclaurin(Pyd2keTransformer):
 
     def _fit(self, X, y=None):
         """Draw degrees and Rademacher vectors (and fit `inner` if it is not fitted)."""
-        checked = check_no_missing_rows(X, n_threads=effective_n_threads(self.n_jobs))
+        checked = check_no_missing_rows(X, all_finite=self._all_finite)
         X = validate_data(self, X, accept_sparse="csr", dtype=(np.float64, np.float32), ensure_all_finite=not checked)
         rng = check_random_state(self.random_state)
         first = 2 if self.h01 else 0
@@ -355,10 +355,22 @@ class RandomMaclaurin(Pyd2keTransformer):
         map's features (or its rows when there is no inner map), computed a
         chunk at a time so that the inner features need O(chunk) memory; none
         when every factor applies its own map to the rows."""
-        checked = check_no_missing_rows(X, n_threads=effective_n_threads(self.n_jobs))
+        checked = check_no_missing_rows(X, all_finite=self._all_finite)
         X = validate_data(self, X, accept_sparse="csr", dtype=(np.float64, np.float32), reset=False,
                           ensure_all_finite=not checked)
         return X, (self._shared_features if self._shared_inner() else None)
+
+    def _all_finite(self, A):
+        """Whether every value of the float matrix A is finite, on the transform's threads."""
+        return all_rows_finite(A, effective_n_threads(self.n_jobs))
+
+    def _chunk_bounds(self, X):
+        # Without inner maps the blocks read X's rows in place, each into a
+        # projection buffer of its own, so chunks would bound no memory; their
+        # ends cost 10 % of the time on two threads.
+        if self.inner_maps_ is None:
+            return [(0, X.shape[0])]
+        return super()._chunk_bounds(X)
 
     def _shared_features(self, X):
         """One chunk as every factor reads it: the shared inner map's
@@ -381,13 +393,14 @@ class RandomMaclaurin(Pyd2keTransformer):
         # Per-factor inner maps cost a Python call each per block: larger blocks
         # amortise it (32x the bytes: 4096 rows for 1000 factors).
         chunk_bytes = _CHUNK_BYTES if shared else 32 * _CHUNK_BYTES
-        rows = int(np.clip(chunk_bytes // max(1, W.shape[1] * dtype.itemsize), 64, 8192))
+        rows = product_rows(chunk_bytes, W.shape[1] * dtype.itemsize)
         stacked = self._stacked_fourier()
         if stacked is not None:
-            rows = int(np.clip(_STACKED_BYTES // (8 * stacked[0].shape[1]), 64, rows))
+            rows = product_rows(_STACKED_BYTES, 8 * stacked[0].shape[1], high=rows)
             signs = self.rademacher_.astype(np.float64)  # once, not per block
-        rows = min(rows, n)  # buffers no larger than the chunk
-        blocks = [(start, min(n, start + rows)) for start in range(0, n, rows)]
+        n_threads = effective_n_threads(self.n_jobs)
+        blocks = row_blocks(n, rows, n_threads)
+        rows = max((stop - start for start, stop in blocks), default=0)  # buffers no larger than a block
 
         def buffers():
             # One projection buffer per thread (no fresh pages per chunk); the
@@ -430,7 +443,7 @@ class RandomMaclaurin(Pyd2keTransformer):
                 out[start:stop, 1:exact] = math.sqrt(self.coefficient(1)) * dense
                 check_finite_output(out[start:stop, :exact], "X", start)
 
-        run_row_blocks(work, blocks, effective_n_threads(self.n_jobs), make_state=buffers)
+        run_row_blocks(work, blocks, n_threads, make_state=buffers)
         return out
 
     def _check_output(self, Z, start):
