@@ -4,8 +4,11 @@ the number of objects and their length."""
 
 from pathlib import Path
 
+from ._openmp_wait import short_spin
+
 try:
-    from . import _core
+    with short_spin():  # libgomp reads it when the core loads it
+        from . import _core
 except ImportError:
     if any(Path(__file__).parent.glob("_core*")):
         raise  # a compiled core that does not load: its own error says why

@@ -7,7 +7,7 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from . import _core
+from . import _core, _openmp_wait
 
 # The libraries pyd2ke's numbers depend on, by distribution name.
 DEPENDENCIES = ("numpy", "scipy", "scikit-learn", "threadpoolctl")
@@ -48,6 +48,7 @@ def config():
             "simd_cpu_runs": list(info["simd_levels"]),
             "openmp": bool(info["openmp"]),
             "openmp_threads": int(_core.max_threads()),
+            "openmp_wait": _openmp_wait.started_with if info["openmp"] else None,
             "compiler": info["compiler"],
         },
         "blas": pools["blas"],
@@ -80,6 +81,7 @@ def config_text(report=None):
         f"  SIMD compiled in:   {', '.join(core['simd_compiled'])}",
         f"  SIMD this CPU runs: {', '.join(core['simd_cpu_runs'])}",
         f"  OpenMP:             {'yes' if core['openmp'] else 'no'} ({core['openmp_threads']} threads)",
+        *([f"  OpenMP wait:        {core['openmp_wait']}"] if core["openmp_wait"] else []),
         f"  compiler:           {core['compiler']}",
         "",
         "BLAS (threadpoolctl):",

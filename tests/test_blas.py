@@ -4,7 +4,7 @@ it is computed in (the BLAS kernels pick paths by shape; see pyd2ke._blas)."""
 import numpy as np
 import pytest
 
-from pyd2ke._blas import matmul_rows, one_blas_thread, pad_columns
+from pyd2ke._blas import matmul_rows, one_blas_thread, pad_columns, product_rows
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 30, 500])
@@ -29,3 +29,14 @@ def test_out_float32_and_padded_width():
     assert padded.shape == (5, 32) and np.array_equal(padded[:, :13], B) and not padded[:, 13:].any()
     wide = matmul_rows(A, padded, out=np.empty((9, 32)))
     assert np.array_equal(wide[:, :13], exact) and not wide[:, 13:].any()
+
+
+@pytest.mark.parametrize("budget, row_bytes, high, rows", [
+    (1 << 20, 592 * 8, 8192, 216),  # RandomMaclaurin's 221 rows, down to a multiple of 8
+    (1 << 20, 1 << 20, 8192, 64),   # at least 64 rows
+    (1 << 30, 8, 8192, 8192),       # at most high
+    (1 << 20, 0, 8192, 8192),
+    (1 << 30, 8, 100, 96),
+])
+def test_product_rows_are_a_multiple_of_8_within_the_bounds(budget, row_bytes, high, rows):
+    assert product_rows(budget, row_bytes, high) == rows

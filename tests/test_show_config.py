@@ -149,3 +149,35 @@ def test_sweep_lines_state_only_what_was_measured():
     assert "(k-NN takes 2.5 times as long at N = 8000)" in text
     text = "\n".join(sweep_lines(rows[:2], 25, 1024))
     assert "Exact k-NN stayed the faster up to N = 2000 (0.08 s against 0.20 s for RSE) in this run." in text
+
+
+def _import_in_a_fresh_process(env):
+    code = ("import os, pyd2ke; print(os.environ.get('GOMP_SPINCOUNT')); "
+            "print(pyd2ke.show_config(mode='dicts')['core']['openmp_wait'])")
+    env = {**{k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")},
+           "OMP_DISPLAY_ENV": "VERBOSE", **env}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    # libgomp prints its settings when it is loaded: the core's runtime first.
+    spins = [line.split("=")[1].strip(" '") for line in done.stderr.splitlines() if "GOMP_SPINCOUNT =" in line]
+    return done.stdout.splitlines(), spins
+
+
+def test_the_core_runtime_spins_briefly_and_nothing_else_inherits_it():
+    if not pyd2ke.build_info()["openmp"]:
+        pytest.skip("built without OpenMP")
+    (left, reported), spins = _import_in_a_fresh_process({})
+    if not spins:
+        pytest.skip("the OpenMP runtime is not libgomp")
+    assert spins[0] == "3000"
+    assert left == "None"  # removed again after the import
+    assert reported.startswith("GOMP_SPINCOUNT=3000 (pyd2ke's")
+
+
+def test_a_users_openmp_wait_setting_is_kept():
+    if not pyd2ke.build_info()["openmp"]:
+        pytest.skip("built without OpenMP")
+    (left, reported), spins = _import_in_a_fresh_process({"GOMP_SPINCOUNT": "12345"})
+    if not spins:
+        pytest.skip("the OpenMP runtime is not libgomp")
+    assert spins[0] == "12345" and left == "12345"
+    assert reported == "GOMP_SPINCOUNT=12345 (yours)"
