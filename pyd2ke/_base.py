@@ -40,7 +40,14 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ._parallel import chunk_bounds, errors_named_from, reused_threads, using_threads
-from ._validation import MAX_COUNT, check_dtype, check_finite_output, effective_n_threads, one_column_name
+from ._validation import (
+    MAX_COUNT,
+    check_dtype,
+    check_finite_output,
+    effective_n_threads,
+    errors_labelled,
+    one_column_name,
+)
 
 __all__ = ["COUNT", "DTYPE", "N_JOBS", "Interval", "Pyd2keTransformer", "StrOptions", "store_parameters",
            "string_input_tags"]
@@ -121,7 +128,7 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         self._check_params()
         self._validate_params()
         column = one_column_name(X)
-        with using_threads(effective_n_threads(self.n_jobs)):  # packing the input too
+        with using_threads(effective_n_threads(self.n_jobs)), errors_labelled(X):  # packing the input too
             self._fit(X, y)
         if not self.__sklearn_tags__().input_tags.two_d_array:  # vector estimators: scikit-learn's own check
             self.__dict__.pop("feature_names_in_", None)
@@ -159,7 +166,7 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         """
         check_is_fitted(self, self._fitted_attribute)
         self._check_column(X)
-        with using_threads(effective_n_threads(self.n_jobs)):  # packing the input too
+        with using_threads(effective_n_threads(self.n_jobs)), errors_labelled(X):  # packing the input too
             return self._transform_chunks(X)
 
     def _check_column(self, X):

@@ -7,9 +7,11 @@ series, sets and documents are in their domains (pyd2ke/_domains/).
 
 import numbers
 import os
+import re
 import sys
 import warnings
 from collections.abc import Mapping
+from contextlib import contextmanager
 from collections.abc import Set as AbstractSet
 
 import numpy as np
@@ -149,6 +151,7 @@ def real_array(a, label, why_real):
         raise TypeError(f"{label} is {type(a).__name__}, expected a numeric array")
     if hasattr(a, "tocsr") and hasattr(a, "toarray"):  # scipy.sparse: np.asarray makes an object scalar of it
         raise TypeError(f"{label} is a scipy.sparse matrix, expected a dense numeric array ({label}.toarray())")
+    a = _nullable_as_float(a)
     a = np.asarray(a)
     # By dtype kind (bool, int, uint, float, complex): np.issubdtype took
     # most of the Python time of checking 30,000 series.
@@ -158,6 +161,19 @@ def real_array(a, label, why_real):
     if kind == "c":
         raise TypeError(f"{label} is complex; {why_real}")
     return a
+
+
+def _nullable_as_float(a):
+    """A pandas Series or DataFrame of nullable numbers (Float64, Int64,
+    boolean), which numpy turns into objects, as float64 with NaN for NA;
+    anything else as it is."""
+    dtypes = getattr(a, "dtypes", None)
+    if dtypes is None or not hasattr(a, "to_numpy"):
+        return a
+    dtypes = list(dtypes) if hasattr(a, "columns") else [dtypes]  # a DataFrame's, or a Series' one
+    if not all(getattr(d, "kind", "O") in "biuf" for d in dtypes) or all(isinstance(d, np.dtype) for d in dtypes):
+        return a
+    return a.to_numpy(dtype=np.float64, na_value=np.nan)
 
 
 def item_rows(a, label, layout, empty, no_columns):
@@ -205,6 +221,27 @@ def row_labels(X):
     return None if callable(labels) else labels
 
 
+@contextmanager
+def errors_labelled(X, name="X"):
+    """Inside the block, a ValueError or TypeError that names ``X[i]`` of a
+    pandas Series or DataFrame X names its row label too, ``X[2] (index
+    label 'c')``, unless the label is i itself (a default index)."""
+    labels = row_labels(X)
+    try:
+        yield
+    except (ValueError, TypeError) as error:
+        message = str(error)
+        found = re.search(rf"\b{re.escape(name)}\[(\d+)\]", message) if labels is not None else None
+        if (found is None or type(error) not in (ValueError, TypeError) or int(found.group(1)) >= len(labels)
+                or message[found.end():].startswith(" (index label")):
+            raise
+        label = labels[int(found.group(1))]
+        label = label.item() if isinstance(label, np.generic) else label  # 20, not np.int64(20)
+        if isinstance(label, numbers.Integral) and label == int(found.group(1)):
+            raise
+        raise type(error)(f"{message[:found.end()]} (index label {label!r}){message[found.end():]}") from None
+
+
 def table_column(X, name):
     """A one-column table (pandas or polars DataFrame) as its column, so that
     its rows are the objects; several columns are refused, naming them.
@@ -227,14 +264,12 @@ def as_list(X, name, what, item="item"):
     them, a pandas Series or a one-column DataFrame) as a non-empty list;
     TypeError/ValueError naming `name` otherwise, and a ValueError saying
     "missing" for a None, NaN or NA item."""
-    X, labels = listed(X, name, what, item)
-    return check_none_missing(X, labels, name, item)
+    return check_none_missing(listed(X, name, what, item), name, item)
 
 
 def listed(X, name, what, item="item", container=list):
     """The first half of as_list: X as a non-empty list (a new `container`,
-    a list or a subclass), and the row labels of a pandas Series (for
-    check_none_missing's message), or None."""
+    a list or a subclass)."""
     if isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of {what}, got a single {type(X).__name__}")
     if isinstance(X, (Mapping, AbstractSet)):
@@ -242,30 +277,25 @@ def listed(X, name, what, item="item", container=list):
         raise TypeError(f"{name} must be a sequence of {what} (a list, tuple, array or pandas Series), "
                         f"got a {type(X).__name__}")
     X = table_column(X, name)
-    labels = row_labels(X)
     try:
         X = container(X)
     except TypeError:
         raise TypeError(f"{name} must be a sequence of {what}, got {type(X).__name__}") from None
     if len(X) == 0:
         raise ValueError(f"{name} is empty: at least one {item} is required")
-    return X, labels
+    return X
 
 
-def check_none_missing(X, labels, name, item="item"):
+def check_none_missing(X, name, item="item"):
     """The second half of as_list: X (a list), or a ValueError naming its
-    first None, NaN or NA item."""
+    first None, NaN or NA item (errors_labelled adds a pandas label)."""
     # One pass over the types at C speed; the Python loop runs only when a
     # type that can be missing is there.
     if not any(_can_be_missing(kind) for kind in set(map(type, X))):
         return X
     for i, value in enumerate(X):
         if is_missing(value):
-            label = ""
-            if labels is not None and len(labels) == len(X):
-                label = labels[i].item() if isinstance(labels[i], np.generic) else labels[i]  # 20, not np.int64(20)
-                label = f" (index label {label!r})"
-            raise ValueError(f"{name}[{i}]{label} is missing ({value!r}): every {item} must be present; "
+            raise ValueError(f"{name}[{i}] is missing ({value!r}): every {item} must be present; "
                              f"drop or fill the missing ones first")
     return X
 

@@ -4,7 +4,7 @@ import numpy as np
 
 from ._domains import METRICS, check_metric_params, domain_for, fill_metrics_doc
 from ._parallel import chunk_bounds, using_threads
-from ._validation import check_dtype, check_finite_output, effective_n_threads
+from ._validation import check_dtype, check_finite_output, effective_n_threads, errors_labelled
 
 
 @fill_metrics_doc
@@ -35,8 +35,8 @@ def pairwise_distances(X, Y=None, metric="levenshtein", n_jobs=None, dtype=np.fl
     -------
     D : ndarray of shape (len(X), len(Y))
     """
-    with using_threads(effective_n_threads(n_jobs)):  # packing X and Y too
-        return _pairwise_distances(X, Y, metric, n_jobs, dtype, metric_params)
+    with using_threads(effective_n_threads(n_jobs)), errors_labelled(X, "X"), errors_labelled(Y, "Y"):
+        return _pairwise_distances(X, Y, metric, n_jobs, dtype, metric_params)  # packing X and Y on the threads too
 
 
 def _pairwise_distances(X, Y, metric, n_jobs, dtype, metric_params):

@@ -110,7 +110,8 @@ def test_series_given_to_the_default_string_metric_are_told_of_dtw():
 def test_a_long_format_panel_is_named():
     index = pd.MultiIndex.from_product([range(4), range(10)], names=["instance", "time"])
     panel = pd.DataFrame({"var_0": np.random.default_rng(0).normal(size=40)}, index=index)
-    with pytest.raises(ValueError, match=r"X\[0\] is a single number, not a series: X looks like a long-format "
+    with pytest.raises(ValueError, match=r"X\[0\] \(index label \(0, 0\)\) is a single number, not a series: "
+                                         r"X looks like a long-format "
                                          r"panel.*groupby\(level=0\)"):
         pyd2ke.RandomWarpingSeries(8).fit(panel)
     hinted = [g.to_numpy() for _, g in panel.groupby(level=0)]
@@ -310,3 +311,34 @@ def test_a_one_column_table_keeps_its_column_name():
     series = pd.DataFrame({"s": [np.arange(5.0), np.ones(6)]})
     with pytest.raises(ValueError, match="fitted on the column 's'"):
         pyd2ke.RandomWarpingSeries(4, random_state=0).fit(series).transform(series.rename(columns={"s": "t"}))
+
+
+def test_a_wrong_type_in_a_pandas_series_names_its_label():
+    with pytest.raises(TypeError, match=r"X\[1\] \(index label 'y'\) is int, expected str or bytes"):
+        pyd2ke.RandomStringEmbedding(8, random_state=0).fit(pd.Series(["abc", 3, "abd"], index=["x", "y", "z"]))
+    with pytest.raises(TypeError, match=r"X\[1\] \(index label 20\) is str, expected a numeric array"):
+        pyd2ke.RandomWarpingSeries(8).fit(pd.Series([np.arange(5.0), "oops", np.arange(4.0)], index=[10, 20, 30]))
+    with pytest.raises(TypeError, match=r"Y\[1\] \(index label 'q'\) is int"):
+        pairwise_distances(["a", "b"], pd.Series(["a", 5], index=["p", "q"]))
+    # A default index adds nothing to the position.
+    with pytest.raises(TypeError, match=r"X\[1\] is int, expected str or bytes"):
+        pyd2ke.RandomStringEmbedding(8, random_state=0).fit(pd.Series(["abc", 3, "abd"]))
+
+
+def test_a_label_names_the_row_of_the_whole_input_under_chunking():
+    fitted = pyd2ke.RandomStringEmbedding(8, random_state=0).fit(["ab", "cd"])
+    X = pd.Series(["ab"] * 10 + [None], index=[f"r{i}" for i in range(11)])
+    with pyd2ke.chunking(max_items=3), pytest.raises(ValueError, match=r"X\[10\] \(index label 'r10'\) is missing"):
+        fitted.transform(X)
+
+
+@pytest.mark.parametrize("nullable", ["Float64", "Int64"])
+def test_nullable_pandas_columns_are_series_of_numbers(nullable):
+    frames = [pd.DataFrame({"a": [1, 2, 3, 4, 5], "b": [5, 3, 2, 2, 1]}), pd.DataFrame({"a": [2, 2, 1], "b": [0, 1, 0]})]
+    expected = pyd2ke.RandomWarpingSeries(8, random_state=0).fit_transform([f.astype("float64") for f in frames])
+    Z = pyd2ke.RandomWarpingSeries(8, random_state=0).fit_transform([f.astype(nullable) for f in frames])
+    np.testing.assert_array_equal(Z, expected)
+    with_na = frames[0].astype(nullable)
+    with_na.iloc[2, 1] = pd.NA
+    with pytest.raises(ValueError, match=r"X\[0\] contains NaN or infinity \(at step 2\)"):
+        pyd2ke.RandomWarpingSeries(8, random_state=0).fit([with_na, frames[1]])

@@ -58,12 +58,12 @@ def _string_list(X, name):
         if X.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional, got an array of shape {X.shape}")
         X = X.tolist()
-    X, labels = listed(X, name, "str or bytes", item="string", container=TextList)
+    X = listed(X, name, "str or bytes", item="string", container=TextList)
     # Types and lengths in one pass of the core; a list that is not all str
     # or all bytes gets its first wrong item named below.
     kind, X._total, first_empty, X._longest = _core.text_list_info(X)
     if not kind:
-        _raise_for_first_bad_item(check_none_missing(X, labels, name, item="string"), name)
+        _raise_for_first_bad_item(check_none_missing(X, name, item="string"), name)
     return X, kind == 2, first_empty
 
 
