@@ -251,4 +251,3 @@ def all_rows_finite(A, n_threads):
     run_row_blocks(lambda start, stop, state: finite.append(_core.all_finite(A[start:stop], 1)),
                    row_blocks(A.shape[0], rows, n_threads, multiple=1), n_threads)
     return all(finite)
-

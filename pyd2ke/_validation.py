@@ -11,8 +11,8 @@ import re
 import sys
 import warnings
 from collections.abc import Mapping
-from contextlib import contextmanager
 from collections.abc import Set as AbstractSet
+from contextlib import contextmanager
 
 import numpy as np
 import scipy.sparse as sp
