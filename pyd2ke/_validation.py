@@ -242,32 +242,36 @@ def errors_labelled(X, name="X"):
         raise type(error)(f"{message[:found.end()]} (index label {label!r}){message[found.end():]}") from None
 
 
-def table_column(X, name):
+def table_column(X, name, rows_of=None):
     """A one-column table (pandas or polars DataFrame) as its column, so that
-    its rows are the objects; several columns are refused, naming them.
-    Anything else is returned as it is."""
+    its rows are the objects; several columns are refused, naming them (and,
+    where a row may be one `rows_of` of an object, how to group a long
+    table into objects). Anything else is returned as it is."""
     columns = table_columns(X)
     if columns is None:
         return X
     names = [str(c) for c in columns]
     if len(names) != 1:
         shown = ", ".join(repr(c) for c in names[:6]) + (", ..." if len(names) > 6 else "")
+        grouped = "" if rows_of is None else (
+            f"; if each row is one {rows_of}, group the rows into objects: "
+            f"[g[value_columns].to_numpy() for _, g in {name}.groupby(key_column)]")
         raise ValueError(
             f"{name} is a table of {len(names)} columns ({shown}); pyd2ke embeds one column of objects: "
-            f"pass that column ({name}[[column]] or {name}[column]), or use a ColumnTransformer"
+            f"pass that column ({name}[[column]] or {name}[column]), or use a ColumnTransformer{grouped}"
         )
     return X.iloc[:, 0] if hasattr(X, "iloc") else X.to_series(0)
 
 
-def as_list(X, name, what, item="item"):
+def as_list(X, name, what, item="item", rows_of=None):
     """X (any iterable of items, e.g. an array whose first axis runs over
     them, a pandas Series or a one-column DataFrame) as a non-empty list;
     TypeError/ValueError naming `name` otherwise, and a ValueError saying
     "missing" for a None, NaN or NA item."""
-    return check_none_missing(listed(X, name, what, item), name, item)
+    return check_none_missing(listed(X, name, what, item, rows_of=rows_of), name, item)
 
 
-def listed(X, name, what, item="item", container=list):
+def listed(X, name, what, item="item", container=list, rows_of=None):
     """The first half of as_list: X as a non-empty list (a new `container`,
     a list or a subclass)."""
     if isinstance(X, (str, bytes)):
@@ -276,7 +280,7 @@ def listed(X, name, what, item="item", container=list):
         # A dict iterates over its keys, a set in an order that changes from run to run.
         raise TypeError(f"{name} must be a sequence of {what} (a list, tuple, array or pandas Series), "
                         f"got a {type(X).__name__}")
-    X = table_column(X, name)
+    X = table_column(X, name, rows_of)
     try:
         X = container(X)
     except TypeError:

@@ -25,7 +25,7 @@ from ._domains.documents import (
     smooth_idf,
 )
 from ._ragged import Ragged
-from ._validation import check_choice, check_size_range
+from ._validation import check_choice, check_size_range, table_columns
 from .d2ke import D2KEBase
 
 
@@ -123,9 +123,32 @@ class WordMoversEmbedding(D2KEBase):
 
     def _validate(self, X, reset, name="X"):
         if self.embeddings is not None and not isinstance(X, Ragged):
+            self._check_words(X, reset, name)
+            if self.weighting == "tfidf" and "idf_" not in self.__dict__:
+                raise ValueError("weighting='tfidf' was set after a fit without it: fit again")
             idf = self.idf_ if self.weighting == "tfidf" else None
             X = documents_from_bow(self.embeddings, X, name, self.dtype, idf)
         return super()._validate(X, reset, name)
+
+    def _check_words(self, X, reset, name):
+        """A bag-of-words table's columns name its words: they must be the
+        embeddings table's rows, and at transform the fit table's columns, in
+        the same order (a column moved would weight another word)."""
+        columns = table_columns(X)
+        columns = None if columns is None else [str(c) for c in columns]
+        if reset:
+            self._bow_columns = columns
+        if columns is None:
+            return
+        words = getattr(self.embeddings, "index", None)
+        if words is not None and not callable(words) and [str(w) for w in words] != columns:
+            raise ValueError(f"{name}'s columns are not the words of embeddings' rows in the same order: "
+                             f"{name}[embeddings.index] puts them in that order")
+        fitted = getattr(self, "_bow_columns", None)
+        if fitted is not None and fitted != columns:
+            shown = ", ".join(map(repr, fitted[:4])) + (", ..." if len(fitted) > 4 else "")
+            raise ValueError(f"{name} has other columns than the bag-of-words table fit saw ({shown}), or them "
+                             f"in another order: select them in the fit order")
 
     def _fit(self, X, y=None):
         """Learn idf (weighting="tfidf") and the words' total counts

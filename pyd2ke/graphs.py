@@ -51,8 +51,11 @@ class RandomGraphEmbedding(D2KEBase):
         Node attributes are appended as given. Labels may be integers or
         categories (strings or any hashable value, e.g. networkx's "label"
         node attribute): categories are mapped to integers at fit
-        (``node_label_vocabulary_``), and a category the fit graphs did not
-        have gets a one-hot column of its own at transform.
+        (``node_label_vocabulary_``); at transform, the categories the fit
+        graphs did not have share one extra one-hot column (the random graphs
+        carry only the fit categories, so any two unseen ones are alike to
+        them). Real node attributes go in (adjacency, 2-D array) pairs; a
+        float "label" is refused.
     sampler : {"anchor", "uniform"}, default="anchor"
         "anchor": RGE's data-dependent anchor sub-graphs: a random fit graph,
         a random anchor node, and the node embeddings of the anchor and its

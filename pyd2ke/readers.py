@@ -59,6 +59,8 @@ class Lines:
         with open(self.path, mode, **({} if self.as_bytes else {"encoding": self.encoding, "newline": ""})) as f:
             for number, line in enumerate(f, 1):
                 line = line.rstrip(newline)
+                if number == 1:  # a byte-order mark (Excel's UTF-8) belongs to the file, not its first line
+                    line = line.removeprefix(b"\xef\xbb\xbf" if self.as_bytes else "\ufeff")
                 if self.skip_empty and not line:
                     continue
                 if separator is not None:
@@ -141,6 +143,10 @@ def save_ragged(prefix, objects, labels=None):
                              f"{arrays[0].shape[1]}) like objects[0]")
     if labels is not None and len(labels) != len(arrays):
         raise ValueError(f"labels has {len(labels)} entries for {len(arrays)} objects")
+    if labels is not None and np.asarray(labels).dtype == object:
+        # RaggedArrays maps the file, which an array of Python objects cannot be.
+        raise TypeError("labels must be numbers or strings of one type (they were saved as Python objects, "
+                        "which RaggedArrays cannot map): e.g. np.asarray(labels, dtype=str)")
     offsets = np.r_[0, np.cumsum([len(a) for a in arrays])].astype(np.int64)
     np.save(f"{prefix}.values.npy", np.concatenate(arrays, axis=0))
     np.save(f"{prefix}.offsets.npy", offsets)

@@ -449,10 +449,45 @@ def test_categorical_labels_in_pairwise_distances_and_mixed_kinds():
     assert pairs[0, 0] == 0 and pairs[0, 1] > 0
     with pytest.raises(ValueError, match=r"node 1 has no 'label'"):
         pairwise_distances([labelled([1, None, 2]), carbon], metric="graph_emd")
-    for mixed in ([(tri, ["C", "C", "O"]), (tri, [0, 0, 1])], [labelled([1.0, 2.0, 1.0]), labelled([1, 2, 1])]):
-        with pytest.raises(ValueError, match="mixes categorical node labels .* and numeric ones"):
-            RandomGraphEmbedding(8, random_state=0).fit(mixed)
+    with pytest.raises(ValueError, match="mixes categorical node labels .* and numeric ones"):
+        RandomGraphEmbedding(8, random_state=0).fit([(tri, ["C", "C", "O"]), (tri, [0, 0, 1])])
+    with pytest.raises(TypeError, match="has the label 1.0, a float"):
+        RandomGraphEmbedding(8, random_state=0).fit([labelled([1.0, 2.0, 1.0]), labelled([1, 2, 1])])
     forms = [(tri, pd.Series(["C", "N", "O"])), (tri, pd.Categorical(["C", "C", "O"])), (tri, {0: "C", 1: "N", 2: "N"})]
     assert RandomGraphEmbedding(8, random_state=0).fit(forms).node_label_vocabulary_ == ["C", "N", "O"]
     with pytest.raises(ValueError, match="keys are not the nodes"):
         RandomGraphEmbedding(8).fit([(tri, {1: "C", 2: "N", 3: "N"})])
+
+
+def _labelled_networkx(nx, graph, labels):
+    graph = graph.copy()
+    for node, label in zip(graph.nodes, labels):
+        graph.nodes[node]["label"] = label
+    return graph
+
+
+def test_categorical_labels_are_read_from_any_sequence_of_graphs():
+    """String labels in a pandas Series, a one-column DataFrame or an object
+    array: the same features as in a list (they were refused as non-integers)."""
+    nx = pytest.importorskip("networkx")
+    pd = pytest.importorskip("pandas")
+    G = [_labelled_networkx(nx, nx.path_graph(4), "ABAB"), _labelled_networkx(nx, nx.cycle_graph(4), "ABBA")]
+    make = lambda: RandomGraphEmbedding(n_components=8, random_state=0)  # noqa: E731
+    fitted = make().fit(G)
+    expected = fitted.transform(G)
+    as_array = np.empty(2, dtype=object)
+    as_array[:] = G
+    for X in (pd.Series(G, index=["a", "b"]), pd.DataFrame({"graph": G}), as_array):
+        np.testing.assert_array_equal(make().fit_transform(X), expected)
+        np.testing.assert_array_equal(fitted.transform(X), expected)
+    np.testing.assert_array_equal(pairwise_distances(pd.Series(G), pd.Series(G), metric="graph_emd"),
+                                  pairwise_distances(G, G, metric="graph_emd"))
+
+
+def test_a_float_networkx_label_is_refused():
+    """Each float would be a category of its own (and every new one unseen)."""
+    nx = pytest.importorskip("networkx")
+    graph = _labelled_networkx(nx, nx.path_graph(3), [0.1, 0.7, 0.2])
+    with pytest.raises(TypeError, match=r"X\[0\] node 0 has the label 0.1, a float; node labels are categories.*"
+                                        r"\(adjacency, a 2-D array \(n_nodes, dim\)\) pairs"):
+        RandomGraphEmbedding(n_components=8, random_state=0).fit([graph])

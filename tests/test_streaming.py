@@ -225,3 +225,20 @@ def test_soak_resident_memory_stays_flat():
     for _ in range(60):
         rse.transform(chunk())
     assert _rss_bytes() - before < 20 * 2**20
+
+
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_lines_leaves_out_a_byte_order_mark(tmp_path, as_bytes):
+    path = tmp_path / "excel.tsv"
+    path.write_text("0\tACGT\r\n1\tGGCA\r\n", encoding="utf-8-sig")  # as Excel saves UTF-8
+    (strings, labels), = list(Lines(path, label_separator="\t", as_bytes=as_bytes))
+    assert labels == ["0", "1"]
+    assert strings == ([b"ACGT", b"GGCA"] if as_bytes else ["ACGT", "GGCA"])
+
+
+def test_save_ragged_refuses_labels_it_could_not_map_again(tmp_path):
+    sets = [np.ones((2, 3)), np.zeros((1, 3))]
+    with pytest.raises(TypeError, match="labels must be numbers or strings of one type"):
+        save_ragged(tmp_path / "p", sets, labels=np.array(["a", 1], dtype=object))
+    save_ragged(tmp_path / "p", sets, labels=["a", "b"])
+    assert [list(labels) for _, labels in RaggedArrays(tmp_path / "p")] == [["a", "b"]]

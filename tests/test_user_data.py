@@ -342,3 +342,30 @@ def test_nullable_pandas_columns_are_series_of_numbers(nullable):
     with_na.iloc[2, 1] = pd.NA
     with pytest.raises(ValueError, match=r"X\[0\] contains NaN or infinity \(at step 2\)"):
         pyd2ke.RandomWarpingSeries(8, random_state=0).fit([with_na, frames[1]])
+
+
+@pytest.mark.parametrize("estimator, row", [(pyd2ke.DensityKernelFeatures(), "point"),
+                                            (pyd2ke.RandomSetEmbedding(8), "point"),
+                                            (pyd2ke.RandomWarpingSeries(8), "time step")])
+def test_a_long_table_is_told_how_to_group_its_rows(estimator, row):
+    long = pd.DataFrame(np.random.default_rng(0).normal(size=(40, 2)), columns=["a", "b"])
+    long["key"] = np.repeat(np.arange(4), 10)
+    with pytest.raises(ValueError, match=rf"if each row is one {row}, group the rows into objects: "
+                                         r"\[g\[value_columns\]\.to_numpy\(\) for _, g in X\.groupby\(key_column\)\]"):
+        estimator.fit(long)
+
+
+def test_a_bag_of_words_table_is_read_by_its_column_names():
+    words = ["cat", "dog", "car", "bus"]
+    E = pd.DataFrame(np.random.default_rng(0).normal(size=(4, 3)), index=words)
+    bow = pd.DataFrame([[1, 1, 0, 0], [0, 0, 2, 1], [1, 0, 0, 1]], columns=words)
+    shuffled = bow[["bus", "car", "dog", "cat"]]
+    with pytest.raises(ValueError, match=r"X's columns are not the words of embeddings' rows in the same order"):
+        pyd2ke.WordMoversEmbedding(4, embeddings=E, random_state=0).fit(shuffled)
+    fitted = pyd2ke.WordMoversEmbedding(4, embeddings=E.to_numpy(), random_state=0).fit(bow)
+    with pytest.raises(ValueError, match=r"X has other columns than the bag-of-words table fit saw \('cat', 'dog', "):
+        fitted.transform(shuffled)
+    np.testing.assert_array_equal(fitted.transform(bow), fitted.transform(bow.to_numpy()))
+    assert fitted.transform(bow.to_numpy() > 0).shape == (3, 4)  # a boolean matrix is counts of 0 and 1
+    with pytest.raises(ValueError, match="weighting='tfidf' was set after a fit without it: fit again"):
+        fitted.set_params(weighting="tfidf").transform(bow)

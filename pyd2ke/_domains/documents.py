@@ -81,7 +81,7 @@ def documents_from_bow(embeddings, bow, name="X", dtype=np.float64, word_weights
             B = np.asarray(bow)
         except ValueError:  # ragged nested lists
             B = np.asarray(bow, dtype=object)
-        if B.ndim != 2 or not np.issubdtype(B.dtype, np.number):
+        if B.ndim != 2 or B.dtype.kind not in "biuf":
             raise ValueError(f"{name} must be a 2-D (sparse) matrix of word counts, got shape {B.shape}"
                              + ("" if B.dtype != object else " holding objects"))
         B = sp.csr_matrix(B.astype(np.float64))

@@ -60,6 +60,7 @@ from .._validation import (
     check_positive_int,
     is_missing,
     real_array,
+    table_column,
 )
 from .base import Domain, Metric
 from .documents import EmdEngine
@@ -202,6 +203,11 @@ def _raw_labels(g, label):
         for v, value in zip(g.nodes, values):
             if value is None:
                 raise ValueError(f"{label} node {v!r} has no 'label' while other nodes have one; label every node")
+            if isinstance(value, (float, np.floating)):
+                # Each value would be a category of its own, and every new value at transform one unseen category.
+                raise TypeError(f"{label} node {v!r} has the label {value!r}, a float; node labels are categories "
+                                f"(integers, strings): pass real node attributes as (adjacency, a 2-D array "
+                                f"(n_nodes, dim)) pairs")
         return values
     if isinstance(g, (tuple, list)) and len(g) == 2 and not isinstance(g, NodeVectors):
         data = g[1]
@@ -233,15 +239,33 @@ def _has_node_labels(g):
     return False
 
 
+def _graph_list(X, name):
+    """X as a list when it is a sequence of graphs that may carry categories
+    (a list or tuple, a pandas Series or one-column DataFrame, a 1-D object
+    array), else None (a Graphs container, or one graph, which check_graphs
+    refuses by name)."""
+    if isinstance(X, (list, tuple)):
+        return list(X)
+    if isinstance(X, Graphs):
+        return None
+    X = table_column(X, name)
+    if type(X).__module__.startswith("pandas") or (isinstance(X, np.ndarray) and X.dtype == object and X.ndim == 1):
+        return list(X)
+    return None
+
+
 def encode_categorical_labels(X, vocabulary, fitting, name="X"):
     """Graphs whose node labels are categories (strings, any hashable value),
     with the labels as integers. Fitting, the vocabulary is built from X
     (the labels sorted by repr -> 0..k-1); otherwise the fitted vocabulary
-    maps them and a label it has not seen goes to bucket k, its own one-hot
-    column. Returns (graphs, vocabulary: a list of labels, or None when X has
+    maps them and every label it has not seen goes to bucket k, one extra
+    one-hot column that they share (the random graphs carry only the fit
+    labels, so two unseen labels are alike to them anyway). Returns (graphs, vocabulary: a list of labels, or None when X has
     no categorical labels). Graphs without categories pass unchanged."""
-    if isinstance(X, Graphs) or not isinstance(X, (list, tuple)):
+    listed = _graph_list(X, name)
+    if listed is None:
         return X, vocabulary
+    X = listed
     raw = [_raw_labels(g, f"{name}[{i}]") for i, g in enumerate(X)]
     if all(r is None for r in raw):
         if not fitting and vocabulary is not None and len(X):
@@ -704,9 +728,10 @@ class GraphDomain(Domain):
         collections need)."""
         if Y is None:
             return encode_categorical_labels(X, None, True, "X")[0], None
-        if not (isinstance(X, (list, tuple)) and isinstance(Y, (list, tuple))):
+        X_list, Y_list = _graph_list(X, "X"), _graph_list(Y, "Y")
+        if X_list is None or Y_list is None:
             return X, Y
-        _, vocabulary = encode_categorical_labels(list(X) + list(Y), None, True, "X and Y")
+        _, vocabulary = encode_categorical_labels(X_list + Y_list, None, True, "X and Y")
         if vocabulary is None:
             return X, Y
         return (encode_categorical_labels(X, vocabulary, False, "X")[0],

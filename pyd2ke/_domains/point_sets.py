@@ -31,7 +31,7 @@ def check_point_sets(X, name="X", dtype=np.float64):
         if X.weights is not None:
             raise TypeError(f"{name} holds documents (vectors with weights), expected sets of vectors")
         return X.astype(dtype)
-    X = as_list(X, name, "sets of vectors (arrays of shape (n_points, dim))")
+    X = as_list(X, name, "sets of vectors (arrays of shape (n_points, dim))", rows_of="point")
     packed = Ragged.pack_arrays(X, dtype, name, "point")  # plain arrays: packed by the core
     if packed is not None:
         return packed

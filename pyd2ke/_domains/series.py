@@ -58,7 +58,7 @@ def check_series(X, name="X", dtype=np.float64):
     # An array (n_series, length[, channels]) is an equal-length collection.
     pandas = sys.modules.get("pandas")  # pyd2ke does not need it: only a user's pandas data has its index
     long_format = pandas is not None and isinstance(getattr(X, "index", None), pandas.MultiIndex)
-    X = as_list(X, name, "time series", item="series")
+    X = as_list(X, name, "time series", item="series", rows_of="time step")
     packed = Ragged.pack_arrays(X, dtype, name, "step")  # plain arrays: packed by the core
     if packed is not None:
         return packed
