@@ -21,6 +21,7 @@ except ImportError:
         "the `pyd2ke` command, which works from anywhere.",
         name=__name__,
     ) from None
+from ._domains.point_sets import SetLayoutWarning
 from ._domains.series import SeriesLayoutWarning
 from ._parallel import chunking
 from ._show_config import show_config
@@ -95,6 +96,7 @@ __all__ = [
     "RandomWarpingSeries",
     "znormalize",
     "SeriesLayoutWarning",
+    "SetLayoutWarning",
     "RepresentativeSetEmbedding",
     "build_info",
     "chunking",

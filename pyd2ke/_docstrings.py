@@ -17,7 +17,10 @@ standardize : bool, default=True
     Centre every feature on its fit-data mean and divide all by one
     common factor (unit variance on average), so that a linear model with
     its default regularisation learns without a scaler; Z Z' is then the
-    centred kernel over ``feature_scale_ ** 2``. False: the raw features.""",
+    centred kernel over ``feature_scale_ ** 2``. Both are estimated from
+    the same sample of at most 256 fit objects as ``gamma="auto"``, so the
+    fit data's own means are near 0, not exactly 0. False: the raw
+    features.""",
     "<verbose>": """\
 verbose : int, default=0
     When > 0, ``transform`` reports its progress over the objects to

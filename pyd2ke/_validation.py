@@ -152,7 +152,10 @@ def real_array(a, label, why_real):
     if hasattr(a, "tocsr") and hasattr(a, "toarray"):  # scipy.sparse: np.asarray makes an object scalar of it
         raise TypeError(f"{label} is a scipy.sparse matrix, expected a dense numeric array ({label}.toarray())")
     a = _nullable_as_float(a)
-    a = np.asarray(a)
+    try:
+        a = np.asarray(a)
+    except ValueError as error:  # ragged nested lists: numpy names no item
+        raise ValueError(f"{label} is not a rectangular array of numbers: {error}") from None
     # By dtype kind (bool, int, uint, float, complex): np.issubdtype took
     # most of the Python time of checking 30,000 series.
     kind = a.dtype.kind

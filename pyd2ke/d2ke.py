@@ -139,6 +139,10 @@ class D2KEBase(Pyd2keTransformer):
         d = self._sample_distances(X, rng) if self.gamma == "auto" or self.standardize else None
         self.gamma_ = inverse_median(d) if self.gamma == "auto" else float(self.gamma)
         if self.standardize:
+            if len(X) == 1:
+                warn_user("fit on one object: standardize=True takes each feature's mean and one common scale "
+                          "from the fit objects, and one object has no spread (scale 1.0 used, its own features "
+                          "all 0); fit on more objects, or pass standardize=False")
             features = np.empty_like(d)
             soft_or_direct(d, self.gamma_, self.kernel, features)
             self.feature_mean_, self.feature_scale_ = feature_statistics(features)

@@ -25,6 +25,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
+from ._parallel import errors_named_from
 from ._running_scaler import RunningStandardScaler
 from ._validation import check_positive_int, check_real
 
@@ -65,7 +66,8 @@ def _is_fitted(estimator):
 
 def _pieces(chunks, rows, first_number=0):
     """Every (X, y) chunk cut into pieces of at most `rows` objects (none for
-    an empty chunk); errors name a chunk by its number from first_number."""
+    an empty chunk), as (X, y, chunk number, first item's index in the
+    chunk); errors name a chunk by its number from first_number."""
     for number, chunk in enumerate(chunks, start=first_number):
         if not (isinstance(chunk, tuple) and len(chunk) == 2):
             raise TypeError(f"chunk {number} is {type(chunk).__name__}; chunks must be (objects, labels) pairs")
@@ -74,7 +76,20 @@ def _pieces(chunks, rows, first_number=0):
         if len(X) != len(y):
             raise ValueError(f"chunk {number} has {len(X)} objects but {len(y)} labels")
         for start in range(0, len(y), rows):
-            yield X[start:start + rows], y[start:start + rows]
+            yield X[start:start + rows], y[start:start + rows], number, start
+
+
+def _named_in_chunk(method, X, number, start):
+    """method(X) for the piece of chunk `number` that starts at its item
+    `start`: an error naming X[i] of the piece names X[start + i] of that
+    chunk (a piece's own index meant nothing to the caller)."""
+    try:
+        with errors_named_from(start):
+            return method(X)
+    except (ValueError, TypeError) as error:
+        if type(error) not in (ValueError, TypeError):
+            raise
+        raise type(error)(f"chunk {number}: {error}") from None
 
 
 def _rows_per_piece(transformer, X_probe, memory_budget):
@@ -135,21 +150,22 @@ def fit_streamed(transformer, learner, chunks, *, classes=None, epochs=1, valida
     # anywhere else.
     first_pass = iter(chunks)
     head = X_head = None
-    for number, chunk in enumerate(first_pass):
-        X_head = next(_pieces([chunk], 2**62, first_number=number), (None, None))[0]
+    for head_number, chunk in enumerate(first_pass):
+        X_head = next(_pieces([chunk], 2**62, first_number=head_number), (None,))[0]
         if X_head is not None:
             head = chunk
             break
     if head is None:
         raise ValueError("chunks holds no objects")
     if not _is_fitted(transformer):
-        transformer.fit(X_head)
+        _named_in_chunk(transformer.fit, X_head, head_number, 0)
     rows = _rows_per_piece(transformer, X_head[:_PROBE_ROWS], settings["memory_budget"])
 
     def feature_pieces(epoch, pool):
-        source = _chain([head], first_pass) if epoch == 0 else iter(chunks)
-        for X, y in _pieces(source, rows):
-            yield pool.submit(transformer.transform, X), y  # on pyd2ke's threads, GIL released
+        source, first = (_chain([head], first_pass), head_number) if epoch == 0 else (iter(chunks), 0)
+        for X, y, number, start in _pieces(source, rows, first):
+            # On pyd2ke's threads, GIL released.
+            yield pool.submit(_named_in_chunk, transformer.transform, X, number, start), y
 
     return learn_pieces(transformer, learner, feature_pieces, rows, settings, validation=validation, scale=scale,
                         verbose=verbose, t0=t0)

@@ -687,3 +687,18 @@ def test_sets_of_repeated_points_get_the_pooled_spread():
     model = DensityKernelFeatures(n_components=16, sigma=1.0, random_state=0).fit(sets)
     assert model.bandwidth_ > 0.01
     np.testing.assert_allclose(model.densities(sets).mean(axis=1), 1.0, rtol=0.05)
+
+
+def test_high_dimensions_are_refused_before_memory_runs_out():
+    """A 10-D grid would hold 8^10 points for every set (8 GiB a set), and
+    reflecting 1000 samples in the faces of [0, 1]^10 made up to 3^10
+    images each (34 GiB of sums): both are refused at fit, saying what to pass."""
+    rng = np.random.default_rng(0)
+    sets = [rng.normal(m, 1, size=(50, 10)) for m in rng.uniform(0, 3, 20)]
+    with pytest.raises(ValueError, match=r"integration='grid' in 10 dimensions needs 8\^10 .* integration='random'"):
+        DensityKernelFeatures(n_components=64, basis_size=20, random_state=0).fit(sets)
+    with pytest.raises(ValueError, match=r"boundary='reflect' in 10 dimensions: .* pass boundary='none'"):
+        DensityKernelFeatures(n_components=64, basis_size=20, integration="random", random_state=0).fit(sets)
+    Z = DensityKernelFeatures(n_components=64, basis_size=20, integration="random", boundary="none",
+                              random_state=0).fit_transform(sets)
+    assert Z.shape == (20, 64) and np.isfinite(Z).all()

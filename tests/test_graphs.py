@@ -491,3 +491,12 @@ def test_a_float_networkx_label_is_refused():
     with pytest.raises(TypeError, match=r"X\[0\] node 0 has the label 0.1, a float; node labels are categories.*"
                                         r"\(adjacency, a 2-D array \(n_nodes, dim\)\) pairs"):
         RandomGraphEmbedding(n_components=8, random_state=0).fit([graph])
+
+
+def test_one_pair_not_in_a_list_is_named():
+    """Its node labels were read as a second graph's adjacency."""
+    tri = np.ones((3, 3)) - np.eye(3)
+    for node_data in ([0, 1, 1], np.ones((3, 2))):
+        with pytest.raises(TypeError, match=r"got one \(adjacency, node data\) pair \(wrap it in a list: \[X\]\)"):
+            RandomGraphEmbedding(8).fit((tri, node_data))
+    assert RandomGraphEmbedding(8, random_state=0).fit_transform((tri, tri)).shape == (2, 8)  # two graphs

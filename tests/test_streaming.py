@@ -242,3 +242,18 @@ def test_save_ragged_refuses_labels_it_could_not_map_again(tmp_path):
         save_ragged(tmp_path / "p", sets, labels=np.array(["a", 1], dtype=object))
     save_ragged(tmp_path / "p", sets, labels=["a", "b"])
     assert [list(labels) for _, labels in RaggedArrays(tmp_path / "p")] == [["a", "b"]]
+
+
+def test_an_error_names_the_chunk_and_the_item_in_it():
+    rng = np.random.default_rng(0)
+    sets = [rng.normal(size=(3, 3)) for _ in range(400)]
+    sets[250][0, 1] = np.nan
+    y = rng.integers(0, 2, 400)
+    fitted = pyd2ke.RandomSetEmbedding(8, random_state=0).fit(sets[:10])
+    # Pieces of 100 sets: the bad one is item 50 of its piece, 250 of chunk 1.
+    with pytest.raises(ValueError, match=r"^chunk 1: X\[250\] contains NaN"):
+        fit_streamed(fitted, SGDClassifier(), [(sets[:100], y[:100]), (sets, y)], classes=[0, 1],
+                     memory_budget=100 * 8 * 8 * 4)
+    with pytest.raises(ValueError, match=r"^chunk 1: X\[250\] contains NaN"):  # fitting on the first chunk with objects
+        fit_streamed(pyd2ke.RandomSetEmbedding(8, random_state=0), SGDClassifier(), [([], []), (sets, y)],
+                     classes=[0, 1])

@@ -369,3 +369,41 @@ def test_a_bag_of_words_table_is_read_by_its_column_names():
     assert fitted.transform(bow.to_numpy() > 0).shape == (3, 4)  # a boolean matrix is counts of 0 and 1
     with pytest.raises(ValueError, match="weighting='tfidf' was set after a fit without it: fit again"):
         fitted.set_params(weighting="tfidf").transform(bow)
+
+
+def test_a_2d_array_of_short_rows_given_as_sets_warns():
+    X = np.random.default_rng(0).normal(size=(50, 4))
+    for estimator in (pyd2ke.RandomSetEmbedding(6, random_state=0), pyd2ke.DensityKernelFeatures(random_state=0)):
+        with pytest.warns(pyd2ke.SetLayoutWarning, match=r"each of its 50 rows is read as a set of 4 one-dimensional "
+                                                          r"points.*pass \[X\]"):
+            estimator.fit(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pyd2ke.RandomSetEmbedding(6, random_state=0).fit(X[:, :, None])  # sets of 1-D points, said so
+        pyd2ke.RandomSetEmbedding(6, random_state=0).fit(np.random.default_rng(0).normal(size=(20, 40)))  # long rows
+
+
+def test_a_ragged_item_is_named():
+    with pytest.raises(ValueError, match=r"X\[1\] is not a rectangular array of numbers"):
+        pyd2ke.RandomSetEmbedding(4, random_state=0).fit([np.ones((3, 2)), [[1.0, 2.0], [3.0]]])
+
+
+def test_fitting_the_standardisation_on_one_object_warns():
+    with pytest.warns(UserWarning, match="fit on one object: standardize=True"):
+        pyd2ke.RandomStringEmbedding(8, random_state=0).fit(["ACGT"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pyd2ke.RandomStringEmbedding(8, random_state=0, standardize=False).fit(["ACGT"])
+        pyd2ke.RandomStringEmbedding(8, random_state=0).fit(["ACGT", "GG"])
+
+
+def test_a_document_of_two_word_vectors_in_lists_is_refused():
+    """Two word vectors in a list pass for a (vectors, weights) pair: four
+    one-dimensional words, weighted by the second vector, without a word."""
+    rng = np.random.default_rng(0)
+    two_vectors = [[rng.uniform(size=4).tolist() for _ in range(2)] for _ in range(5)]
+    with pytest.raises(ValueError, match=r"X\[0\] is a pair whose first part is a list of 4 numbers: as \(word "
+                                         r"vectors, weights\) that is 4 words of one dimension"):
+        pyd2ke.WordMoversEmbedding(4, random_state=0).fit(two_vectors)
+    as_arrays = [(np.array(doc), np.ones(2)) for doc in two_vectors]
+    assert pyd2ke.WordMoversEmbedding(4, random_state=0).fit_transform(as_arrays).shape == (5, 4)

@@ -126,6 +126,12 @@ def check_documents(X, name="X", dtype=np.float64):
     for i, doc in enumerate(X):
         if not (isinstance(doc, (tuple, list)) and len(doc) == 2):
             raise TypeError(f"{name}[{i}] is {type(doc).__name__}; a document is a pair (word vectors, weights)")
+        if isinstance(doc[0], (list, tuple)) and np.ndim(doc[0]) == 1:
+            # Two word vectors written as lists pass for a (vectors, weights) pair of one-dimensional words.
+            raise ValueError(f"{name}[{i}] is a pair whose first part is a list of {len(doc[0])} numbers: as (word "
+                             f"vectors, weights) that is {len(doc[0])} words of one dimension, and two word vectors "
+                             f"look the same. Pass the word vectors as a 2-D array (n_words, dim) with their weights, "
+                             f"(np.array(vectors), weights); one-dimensional words as an array too")
         a = points(doc[0], f"{name}[{i}] vectors", dim)
         dim = a.shape[1]
         w = np.asarray(doc[1])

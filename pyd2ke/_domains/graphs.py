@@ -239,11 +239,23 @@ def _has_node_labels(g):
     return False
 
 
+def _refuse_one_pair(X, name):
+    """A TypeError for one (adjacency, node data) pair given as X: its two
+    parts would be read as two graphs, the node data as a bad adjacency."""
+    if not (isinstance(X, tuple) and len(X) == 2 and (sp.issparse(X[0]) or np.ndim(X[0]) == 2)):
+        return
+    n, data = X[0].shape[0], np.shape(X[1])
+    if (len(data) == 1 and data[0] == n) or (len(data) == 2 and data[0] == n and data[1] != n):
+        raise TypeError(f"{name} must be a sequence of graphs, got one (adjacency, node data) pair "
+                        f"(wrap it in a list: [{name}])")
+
+
 def _graph_list(X, name):
     """X as a list when it is a sequence of graphs that may carry categories
     (a list or tuple, a pandas Series or one-column DataFrame, a 1-D object
     array), else None (a Graphs container, or one graph, which check_graphs
     refuses by name)."""
+    _refuse_one_pair(X, name)
     if isinstance(X, (list, tuple)):
         return list(X)
     if isinstance(X, Graphs):
@@ -488,6 +500,7 @@ def check_graphs(X, name="X", dtype=None):
     if sp.issparse(X) or _is_networkx(X) or (isinstance(X, np.ndarray) and X.ndim == 2):
         raise TypeError(f"{name} must be a sequence of graphs, got a single {type(X).__name__} "
                         "(wrap one graph in a list)")
+    _refuse_one_pair(X, name)
     X = as_list(X, name, "graphs (adjacency matrices, (adjacency, node data) pairs or networkx graphs)", "graph")
     return pack_graphs(X, name)
 

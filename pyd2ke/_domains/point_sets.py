@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import _core
 from .._ragged import Ragged
-from .._validation import as_list, item_rows, real_array
+from .._validation import as_list, item_rows, real_array, warn_user
 from .base import Metric, RaggedDomain
 
 # Random sets: sizes uniform on {MIN_SIZE..MAX_SIZE} (the D2KE paper's).
@@ -22,6 +22,24 @@ def points(a, label, dim):
     return a
 
 
+class SetLayoutWarning(UserWarning):
+    """A 2-D array of short rows given as sets: each row is read as a set of
+    one-dimensional points, where its rows look like vectors."""
+
+
+# Rows of at most this many values look like vectors (a set of so few 1-D
+# samples is rare): a 2-D array of them is probably one set, not many.
+_SHORT_ROW = 16
+
+
+def _warn_if_rows_of_vectors(X, name):
+    if isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind in "biuf" and X.shape[1] <= _SHORT_ROW:
+        warn_user(f"{name} is a 2-D array: each of its {X.shape[0]} rows is read as a set of {X.shape[1]} "
+                  f"one-dimensional points. For one set of {X.shape[0]} points of dimension {X.shape[1]} pass "
+                  f"[{name}]; for sets of 1-D points, {name}[:, :, None] (or a list of arrays) says so without "
+                  f"this warning", SetLayoutWarning)
+
+
 def check_point_sets(X, name="X", dtype=np.float64):
     """A non-empty list of sets, each an array (n_points, dim) with n_points >= 1.
 
@@ -31,6 +49,7 @@ def check_point_sets(X, name="X", dtype=np.float64):
         if X.weights is not None:
             raise TypeError(f"{name} holds documents (vectors with weights), expected sets of vectors")
         return X.astype(dtype)
+    _warn_if_rows_of_vectors(X, name)
     X = as_list(X, name, "sets of vectors (arrays of shape (n_points, dim))", rows_of="point")
     packed = Ragged.pack_arrays(X, dtype, name, "point")  # plain arrays: packed by the core
     if packed is not None:

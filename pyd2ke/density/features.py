@@ -22,6 +22,8 @@ DENSITY_FLOOR = 1e-12
 # Per-set buffers (densities, psi) of a block take at most this many bytes
 # together, so that a block's buffers stay at a few MB.
 _BLOCK_BYTES = 32 << 20
+# The most integration grid points: a set's density on them takes 8 MB.
+_MAX_GRID_POINTS = 1 << 20
 
 
 # Transform points more than this share of the fit range outside it are
@@ -240,6 +242,13 @@ class DensityKernelFeatures(_SampleSetTransformer):
                         f"coarse for basis number {top} (it needs {needed} points per dimension, "
                         f"{needed**l} in all): raise n_integration_points or lower basis_size"
                     )
+            if side ** l > _MAX_GRID_POINTS:
+                # Every set's density is evaluated at every grid point (8 bytes each, per set of a block).
+                raise ValueError(
+                    f"integration='grid' in {l} dimensions needs {side}^{l} = {side ** l:.3g} points, each set's "
+                    f"density at every one: more than {_MAX_GRID_POINTS} points. Use integration='random' "
+                    f"(n_integration_points random points, 4096 by default), or fewer dimensions"
+                )
             self._grid_side = side
             nodes = (np.arange(side) + 0.5) / side
             self.integration_points_ = np.stack([g.ravel() for g in np.meshgrid(*([nodes] * l), indexing="ij")], axis=1)

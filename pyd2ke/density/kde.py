@@ -46,6 +46,10 @@ def kde_on_grid(values, offsets, h, side, reflect):
     return out
 
 
+# More mirror images than this per sample (3-D has at most 27) is refused.
+_MAX_IMAGES_PER_SAMPLE = 32
+
+
 def _reflected(points, owner, h):
     """points folded into [0, 1]^l (reflected in the faces, repeatedly),
     plus their mirror images in every face they are within reach of (images
@@ -54,7 +58,14 @@ def _reflected(points, owner, h):
     reach = _KERNEL_REACH * h
     points = np.mod(points, 2.0)
     points = np.where(points > 1.0, 2.0 - points, points)
-    for d in range(points.shape[1]):
+    n_samples, n_dims = points.shape
+    for d in range(n_dims):
+        if len(points) > max(_MAX_IMAGES_PER_SAMPLE * n_samples, 1 << 20):
+            # Up to 3^l images a sample: 27 in 3-D, 59049 in 10-D (34 GB of sums for 1000 samples).
+            raise ValueError(
+                f"boundary='reflect' in {n_dims} dimensions: the mirror images of {n_samples} samples in the "
+                f"faces of [0, 1]^{n_dims} within the kernel's reach pass {len(points)} after {d} of the "
+                f"{n_dims} dimensions (up to 3^{n_dims} a sample): pass boundary='none', or fewer dimensions")
         low = points[:, d] < reach
         high = points[:, d] > 1.0 - reach
         mirrored_low = points[low]
