@@ -25,7 +25,7 @@ from ._domains.documents import (
     smooth_idf,
 )
 from ._ragged import Ragged
-from ._validation import check_choice, check_size_range, table_columns
+from ._validation import check_choice, check_size_range, row_labels, table_columns
 from .d2ke import D2KEBase
 
 
@@ -140,8 +140,8 @@ class WordMoversEmbedding(D2KEBase):
             self._bow_columns = columns
         if columns is None:
             return
-        words = getattr(self.embeddings, "index", None)
-        if words is not None and not callable(words) and [str(w) for w in words] != columns:
+        words = row_labels(self.embeddings)
+        if words is not None and [str(w) for w in words] != columns:
             raise ValueError(f"{name}'s columns are not the words of embeddings' rows in the same order: "
                              f"{name}[embeddings.index] puts them in that order")
         fitted = getattr(self, "_bow_columns", None)

@@ -272,8 +272,9 @@ def encode_categorical_labels(X, vocabulary, fitting, name="X"):
     (the labels sorted by repr -> 0..k-1); otherwise the fitted vocabulary
     maps them and every label it has not seen goes to bucket k, one extra
     one-hot column that they share (the random graphs carry only the fit
-    labels, so two unseen labels are alike to them anyway). Returns (graphs, vocabulary: a list of labels, or None when X has
-    no categorical labels). Graphs without categories pass unchanged."""
+    labels, so two unseen labels are alike to them anyway). Returns
+    (graphs, vocabulary: a list of labels, or None when X has no
+    categorical labels). Graphs without categories pass unchanged."""
     listed = _graph_list(X, name)
     if listed is None:
         return X, vocabulary
