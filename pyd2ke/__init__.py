@@ -4,9 +4,9 @@ the number of objects and their length."""
 
 from pathlib import Path
 
-from ._openmp_wait import short_spin
-
 try:
+    from ._openmp_wait import short_spin
+
     with short_spin():  # libgomp reads it when the core loads it
         from . import _core
 except ImportError:

@@ -151,21 +151,23 @@ def test_sweep_lines_state_only_what_was_measured():
     assert "Exact k-NN stayed the faster up to N = 2000 (0.08 s against 0.20 s for RSE) in this run." in text
 
 
-def _import_in_a_fresh_process(env):
+def _import_in_a_fresh_process(env, folder):
     code = ("import os, pyd2ke; print(os.environ.get('GOMP_SPINCOUNT')); "
             "print(pyd2ke.show_config(mode='dicts')['core']['openmp_wait'])")
     env = {**{k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")},
            "OMP_DISPLAY_ENV": "VERBOSE", **env}
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    # From another folder than the repository's: its pyd2ke/ is the source, without the compiled core.
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=folder, capture_output=True, text=True,
+                          check=True)
     # libgomp prints its settings when it is loaded: the core's runtime first.
     spins = [line.split("=")[1].strip(" '") for line in done.stderr.splitlines() if "GOMP_SPINCOUNT =" in line]
     return done.stdout.splitlines(), spins
 
 
-def test_the_core_runtime_spins_briefly_and_nothing_else_inherits_it():
+def test_the_core_runtime_spins_briefly_and_nothing_else_inherits_it(tmp_path):
     if not pyd2ke.build_info()["openmp"]:
         pytest.skip("built without OpenMP")
-    (left, reported), spins = _import_in_a_fresh_process({})
+    (left, reported), spins = _import_in_a_fresh_process({}, tmp_path)
     if not spins:
         pytest.skip("the OpenMP runtime is not libgomp")
     assert spins[0] == "3000"
@@ -173,10 +175,10 @@ def test_the_core_runtime_spins_briefly_and_nothing_else_inherits_it():
     assert reported.startswith("GOMP_SPINCOUNT=3000 (pyd2ke's")
 
 
-def test_a_users_openmp_wait_setting_is_kept():
+def test_a_users_openmp_wait_setting_is_kept(tmp_path):
     if not pyd2ke.build_info()["openmp"]:
         pytest.skip("built without OpenMP")
-    (left, reported), spins = _import_in_a_fresh_process({"GOMP_SPINCOUNT": "12345"})
+    (left, reported), spins = _import_in_a_fresh_process({"GOMP_SPINCOUNT": "12345"}, tmp_path)
     if not spins:
         pytest.skip("the OpenMP runtime is not libgomp")
     assert spins[0] == "12345" and left == "12345"
