@@ -27,7 +27,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._parallel import errors_named_from
 from ._running_scaler import RunningStandardScaler
-from ._validation import check_positive_int, check_real
+from ._validation import check_positive_int, check_real, warn_user
 
 # Copies of one piece's features alive at once: the transformer's output and
 # the scaler's float64 copy for the piece being learned, the output of the
@@ -35,6 +35,9 @@ from ._validation import check_positive_int, check_real
 _COPIES_PER_ROW = 4
 # Objects transformed once to learn the width of the features.
 _PROBE_ROWS = 4
+# Fewer fit objects than this in the first chunk get a warning: gamma="auto"
+# and the standardisation are read from a sample of up to 256 fit objects.
+_FEW_FIT_OBJECTS = 32
 
 
 class StreamedFitReport:
@@ -158,6 +161,10 @@ def fit_streamed(transformer, learner, chunks, *, classes=None, epochs=1, valida
     if head is None:
         raise ValueError("chunks holds no objects")
     if not _is_fitted(transformer):
+        if len(X_head) < _FEW_FIT_OBJECTS:
+            warn_user(f"the transformer is fitted on the first chunk with objects, {len(X_head)} of them: its "
+                      f"automatic settings (gamma, the standardisation) come from so few; fit it on more objects "
+                      f"first, or make the first chunk larger")
         _named_in_chunk(transformer.fit, X_head, head_number, 0)
     rows = _rows_per_piece(transformer, X_head[:_PROBE_ROWS], settings["memory_budget"])
 

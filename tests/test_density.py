@@ -702,3 +702,14 @@ def test_high_dimensions_are_refused_before_memory_runs_out():
     Z = DensityKernelFeatures(n_components=64, basis_size=20, integration="random", boundary="none",
                               random_state=0).fit_transform(sets)
     assert Z.shape == (20, 64) and np.isfinite(Z).all()
+
+
+def test_a_bandwidth_below_the_grid_spacing_warns():
+    rng = np.random.default_rng(0)
+    sets = [rng.normal(0, 1, (100, 2)) for _ in range(5)] + [rng.normal(3, 1, (100, 2)) for _ in range(5)]
+    with pytest.warns(UserWarning, match=r"bandwidth_ = 0.005 is below half the integration grid's spacing \(1/32"):
+        DensityKernelFeatures(n_components=16, bandwidth=0.005, random_state=0).fit(sets)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        DensityKernelFeatures(n_components=16, bandwidth=0.02, random_state=0).fit(sets)
+        DensityKernelFeatures(n_components=16, bandwidth=0.005, integration="random", random_state=0).fit(sets)

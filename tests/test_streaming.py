@@ -4,6 +4,7 @@ back what was written, chunk by chunk; resident memory stays flat."""
 
 import os
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -257,3 +258,15 @@ def test_an_error_names_the_chunk_and_the_item_in_it():
     with pytest.raises(ValueError, match=r"^chunk 1: X\[250\] contains NaN"):  # fitting on the first chunk with objects
         fit_streamed(pyd2ke.RandomSetEmbedding(8, random_state=0), SGDClassifier(), [([], []), (sets, y)],
                      classes=[0, 1])
+
+
+def test_a_transformer_fitted_on_a_tiny_first_chunk_warns():
+    rng = np.random.default_rng(0)
+    sets = [rng.normal(size=(3, 3)) for _ in range(60)]
+    y = np.arange(60) % 2
+    with pytest.warns(UserWarning, match="fitted on the first chunk with objects, 2 of them"):
+        fit_streamed(pyd2ke.RandomSetEmbedding(8, random_state=0), SGDClassifier(), [(sets[:2], y[:2]), (sets, y)],
+                     classes=[0, 1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fit_streamed(pyd2ke.RandomSetEmbedding(8, random_state=0), SGDClassifier(), [(sets, y)], classes=[0, 1])

@@ -264,6 +264,12 @@ class DensityKernelFeatures(_SampleSetTransformer):
                                    math.sqrt(self.measure_mass_ / m) / n_e, self._grid_side)
         self.n_projection_features_ = n_psi * len(self.basis_indices_)
         self.bandwidth_ = self._fit_bandwidth(packed, rng)
+        if self._grid_side is not None and self.bandwidth_ < 0.5 / self._grid_side:
+            # Kernels narrower than the cells put most of a set's mass between grid points.
+            warn_user(f"bandwidth_ = {self.bandwidth_:.3g} is below half the integration grid's spacing "
+                      f"(1/{self._grid_side} per dimension): the densities are mostly 0 at the grid points and the "
+                      f"divergences meaningless; raise the bandwidth, n_integration_points, or use "
+                      f"integration='random'")
         self._fit_rff(packed, rng, self.n_projection_features_, self.sigma)
 
     def _embedding_width(self):
