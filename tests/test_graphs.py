@@ -436,9 +436,7 @@ def test_categorical_labels_in_pairwise_distances_and_mixed_kinds():
     pd = pytest.importorskip("pandas")
 
     def labelled(labels):
-        g = nx.complete_graph(len(labels))
-        nx.set_node_attributes(g, dict(enumerate(labels)), "label")
-        return g
+        return _labelled_networkx(nx, nx.complete_graph(len(labels)), labels)
 
     tri = np.ones((3, 3)) - np.eye(3)
     carbon, oxygen = labelled(["C"] * 3), labelled(["O"] * 3)
@@ -460,9 +458,9 @@ def test_categorical_labels_in_pairwise_distances_and_mixed_kinds():
 
 
 def _labelled_networkx(nx, graph, labels):
+    """A copy of the networkx graph with labels as its nodes' "label", in node order."""
     graph = graph.copy()
-    for node, label in zip(graph.nodes, labels):
-        graph.nodes[node]["label"] = label
+    nx.set_node_attributes(graph, dict(zip(graph.nodes, labels)), "label")
     return graph
 
 
