@@ -24,6 +24,7 @@ from ._domains.documents import (
     draw_random_documents,
     smooth_idf,
 )
+from ._domains.word_vectors import WordVectors, is_token_documents, token_bag_of_words
 from ._ragged import Ragged
 from ._validation import check_choice, check_size_range, row_labels, table_columns
 from .d2ke import D2KEBase
@@ -37,11 +38,16 @@ class WordMoversEmbedding(D2KEBase):
     ----------
     n_components : int, default=128
         Number of random documents R (= number of output features).
-    embeddings : array of shape (vocabulary_size, dim) or None, default=None
+    embeddings : array of shape (vocabulary_size, dim), dict, KeyedVectors or None, default=None
         With embeddings, X is a bag-of-words matrix (n_documents,
         vocabulary_size) of word counts, scipy.sparse or dense: document i
-        is the embeddings of its words with non-zero counts. Without, X is a
-        list of (word vectors (n_words, dim), weights (n_words,)) pairs.
+        is the embeddings of its words with non-zero counts. Embeddings
+        that name their words (a dict {word: vector}, a gensim
+        KeyedVectors, a DataFrame indexed by word) also take X as
+        tokenised documents, lists of str: the tokens are counted over the
+        embeddings' words, and tokens without a vector dropped. Without
+        embeddings, X is a list of (word vectors (n_words, dim), weights
+        (n_words,)) pairs.
         The bag-of-words form knows which documents share a word, so the
         distances from a word to the random words are computed once for a
         group of documents, not once per document that uses it; the results
@@ -121,7 +127,18 @@ class WordMoversEmbedding(D2KEBase):
                 "weighting='tfidf' needs word identities: pass embeddings= and X as a bag-of-words matrix"
             )
 
+    def _counted(self, X, name="X"):
+        """Tokenised documents (with embeddings named by word) as their
+        bag-of-words matrix; anything else as it is."""
+        if self.embeddings is not None and is_token_documents(X):
+            return token_bag_of_words(X, WordVectors(self.embeddings), name)
+        return X
+
+    def _check_input(self, X):
+        return super()._check_input(self._counted(X))
+
     def _validate(self, X, reset, name="X"):
+        X = self._counted(X, name)
         if self.embeddings is not None and not isinstance(X, Ragged):
             self._check_words(X, reset, name)
             if self.weighting == "tfidf" and "idf_" not in self.__dict__:
@@ -155,12 +172,13 @@ class WordMoversEmbedding(D2KEBase):
         (distribution="vocabulary") from a bag-of-words X, then fit as every
         D2KE estimator does."""
         self.__dict__.pop("idf_", None)  # stale state of an earlier fit
+        X = self._counted(X)
         vocabulary = None  # the word vectors and counts the "vocabulary" distribution draws from
         if self.embeddings is not None and not isinstance(X, Ragged):
             B = bag_of_words_matrix(X)
             if self.weighting == "tfidf":
                 self.idf_ = smooth_idf(B)
-            vocabulary = (np.asarray(self.embeddings), np.asarray(B.sum(axis=0), dtype=np.float64).ravel())
+            vocabulary = (WordVectors(self.embeddings).matrix(), np.asarray(B.sum(axis=0), dtype=np.float64).ravel())
         return super()._fit(X, y, partial(self._draw_documents, vocabulary=vocabulary))
 
     def _draw_documents(self, X, rng, vocabulary):

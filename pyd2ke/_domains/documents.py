@@ -12,6 +12,7 @@ from .._ragged import Ragged
 from .._validation import as_list
 from .base import Metric, RaggedDomain
 from .point_sets import points, unit_rows, unit_sphere
+from .word_vectors import WordVectors
 
 # Random documents: U{MIN_WORDS..MAX_WORDS} words with uniform weights, drawn
 # by DISTRIBUTION ("sphere": uniform on the unit sphere, as in D2KE).
@@ -61,12 +62,11 @@ def smooth_idf(bow):
 
 
 def documents_from_bow(embeddings, bow, name="X", dtype=np.float64, word_weights=None):
-    """Documents from an embedding matrix (vocabulary, dim) and a bag-of-words
-    matrix (n_documents, vocabulary) of counts: document i is the embeddings
-    of its non-zero words, weighted by count (times word_weights, e.g. idf)."""
-    E = points(embeddings, "embeddings", None)
-    if not np.isfinite(E).all():
-        raise ValueError("embeddings contain NaN or infinity")
+    """Documents from an embeddings table (a WordVectors, or what it reads)
+    and a bag-of-words matrix (n_documents, vocabulary) of counts: document
+    i is the embeddings of its non-zero words, weighted by count (times
+    word_weights, e.g. idf)."""
+    table = embeddings if isinstance(embeddings, WordVectors) else WordVectors(embeddings)
     if sp.issparse(bow):
         B = sp.csr_matrix(bow, dtype=np.float64)
         # Canonical form (sorted, summed, no stored zeros) is fixed on a copy:
@@ -88,9 +88,9 @@ def documents_from_bow(embeddings, bow, name="X", dtype=np.float64, word_weights
         B.eliminate_zeros()
     if B.shape[0] == 0:
         raise ValueError(f"{name} is empty: at least one document is required")
-    if B.shape[1] != E.shape[0]:
+    if B.shape[1] != len(table):
         raise ValueError(
-            f"{name} has {B.shape[1]} columns (words), but embeddings has {E.shape[0]} rows; they must match"
+            f"{name} has {B.shape[1]} columns (words), but embeddings has {len(table)} rows; they must match"
         )
     offsets = B.indptr.astype(np.int64)
     weights = B.data.copy()
@@ -100,7 +100,7 @@ def documents_from_bow(embeddings, bow, name="X", dtype=np.float64, word_weights
     # The words these documents use, as a small vocabulary of their own; the
     # word vectors of every occurrence are written out only if needed.
     used, word_ids = np.unique(B.indices, return_inverse=True)
-    vocabulary = np.ascontiguousarray(E[used], dtype=dtype)
+    vocabulary = np.ascontiguousarray(table.rows(used), dtype=dtype)
     return Ragged(None, offsets, weights, word_ids.astype(np.int64), vocabulary)
 
 
