@@ -16,6 +16,9 @@
   ``_finish``); checks for overflow (``_check_output``). An error that
   names an item of a chunk names it in the whole input, and ``verbose > 0``
   reports progress per chunk.
+- both read the column names of objects given as tables (a DataFrame a
+  set or a series, where ``_items_are_tables``): they must be the same from
+  object to object, and at transform the fit data's.
 - both run with ``n_jobs`` as the threads of work below them that has no
   n_jobs of its own (``using_threads``: packing a list of arrays).
 - feature names (``ClassNamePrefixFeaturesOutMixin``, from
@@ -46,6 +49,7 @@ from ._validation import (
     check_finite_output,
     effective_n_threads,
     errors_labelled,
+    item_columns,
     one_column_name,
 )
 
@@ -129,7 +133,11 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         self._validate_params()
         column = one_column_name(X)
         with using_threads(effective_n_threads(self.n_jobs)), errors_labelled(X):  # packing the input too
+            columns = item_columns(X) if self._items_are_tables() else None
             self._fit(X, y)
+        self.__dict__.pop("_item_columns", None)
+        if columns is not None:
+            self._item_columns = columns
         if not self.__sklearn_tags__().input_tags.two_d_array:  # vector estimators: scikit-learn's own check
             self.__dict__.pop("feature_names_in_", None)
             if column is not None:
@@ -167,7 +175,25 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         check_is_fitted(self, self._fitted_attribute)
         self._check_column(X)
         with using_threads(effective_n_threads(self.n_jobs)), errors_labelled(X):  # packing the input too
+            self._check_item_columns(X)
             return self._transform_chunks(X)
+
+    def _items_are_tables(self):
+        """Whether an object of X may be a table whose columns are its
+        coordinates (a set's or a series' DataFrame), named alike in every
+        object and, at transform, as in the fit data."""
+        return False
+
+    def _check_item_columns(self, X):
+        """Objects given as tables with other column names, or another
+        order, than the fit data's are refused: they are read by position."""
+        if not self._items_are_tables():
+            return
+        columns, fitted = item_columns(X), self.__dict__.get("_item_columns")
+        if columns is not None and fitted is not None and columns != fitted:
+            raise ValueError(f"X's objects are tables with the columns {columns}, but the fit data's had {fitted}: "
+                             f"tables are read by position, so select the fit columns, in their order "
+                             f"(table[{fitted}])")
 
     def _check_column(self, X):
         """Fitted on a one-column table, transform refuses a table whose

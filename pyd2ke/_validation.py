@@ -217,6 +217,28 @@ def one_column_name(X):
     return [columns[0]] if columns is not None and len(columns) == 1 else None
 
 
+def item_columns(X, name="X"):
+    """The column names of X's items when they are tables (a DataFrame a set
+    or a series), the same for every item; None when the first item is not
+    a table. Tables are read by position, so an item whose columns differ
+    from the first's is a ValueError naming it (errors_labelled adds a
+    pandas label)."""
+    series = getattr(X, "ndim", 0) == 1 and hasattr(X, "iloc")  # a pandas Series of objects
+    if not (isinstance(X, (list, tuple)) or series) or len(X) == 0:
+        return None
+    first = table_columns(X.iloc[0] if series else X[0])
+    if first is None:
+        return None
+    first, items = list(first), (list(X) if series else X)
+    for i, item in enumerate(items):
+        columns = table_columns(item)
+        if columns is not None and list(columns) != first:
+            raise ValueError(f"{name}[{i}] has the columns {list(columns)}, but {name}[0] has {first}: tables are "
+                             f"read by position, so select the same columns, in one order, from each "
+                             f"(table[{first}])")
+    return first
+
+
 def row_labels(X):
     """The row labels of a pandas Series or DataFrame, else None (a list's
     `index` is a method)."""

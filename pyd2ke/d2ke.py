@@ -104,6 +104,9 @@ class D2KEBase(Pyd2keTransformer):
         super()._check_params()
         check_metric_params(self._domain(), self._metric_name(), self._metric_params())
 
+    def _items_are_tables(self):
+        return self._domain().items_are_tables
+
     def _validate(self, X, reset, name="X"):
         """X checked and packed by the domain. reset=True (fit): its flavour
         (str or bytes, channels, dimension) becomes the fitted one;

@@ -4,7 +4,7 @@ import numpy as np
 
 from ._domains import METRICS, check_metric_params, domain_for, fill_metrics_doc
 from ._parallel import chunk_bounds, using_threads
-from ._validation import check_dtype, check_finite_output, effective_n_threads, errors_labelled
+from ._validation import check_dtype, check_finite_output, effective_n_threads, errors_labelled, item_columns
 
 
 @fill_metrics_doc
@@ -44,6 +44,13 @@ def _pairwise_distances(X, Y, metric, n_jobs, dtype, metric_params):
     params = check_metric_params(domain, metric, metric_params, "keyword arguments")
     dtype = check_dtype(dtype)
     X, Y = domain.encode_pairwise(X, Y)
+    if domain.items_are_tables:
+        columns_x = item_columns(X, "X")
+        columns_y = columns_x if Y is None else item_columns(Y, "Y")
+        if None not in (columns_x, columns_y) and columns_x != columns_y:
+            raise ValueError(f"Y's objects are tables with the columns {columns_y}, but X's have {columns_x}: "
+                             f"tables are read by position, so select X's columns, in their order "
+                             f"(table[{columns_x}])")
     try:
         X, flavour_x = domain.check(X, "X", dtype)
     except TypeError as error:

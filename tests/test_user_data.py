@@ -407,3 +407,43 @@ def test_a_document_of_two_word_vectors_in_lists_is_refused():
         pyd2ke.WordMoversEmbedding(4, random_state=0).fit(two_vectors)
     as_arrays = [(np.array(doc), np.ones(2)) for doc in two_vectors]
     assert pyd2ke.WordMoversEmbedding(4, random_state=0).fit_transform(as_arrays).shape == (5, 4)
+
+
+def _tables(seed, columns):
+    rng = np.random.default_rng(seed)
+    return [pd.DataFrame(rng.normal(size=(int(rng.integers(3, 9)), 2)), columns=columns) for _ in range(12)]
+
+
+@pytest.mark.parametrize("estimator", [pyd2ke.RandomSetEmbedding(8, random_state=0),
+                                       pyd2ke.DensityKernelFeatures(random_state=0),
+                                       pyd2ke.MeanEmbeddingFeatures(random_state=0),
+                                       pyd2ke.RandomWarpingSeries(8, random_state=0),
+                                       pyd2ke.D2KE("dtw", n_components=8, random_state=0)],
+                         ids=lambda e: type(e).__name__)
+def test_objects_given_as_tables_are_read_by_their_column_names(estimator):
+    tables = _tables(0, ["x", "y"])
+    swapped = [t[["y", "x"]] for t in tables]
+    fitted = clone(estimator).fit(tables)
+    np.testing.assert_array_equal(fitted.transform(tables), fitted.transform([t.to_numpy() for t in tables]))
+    with pytest.raises(ValueError, match=r"X's objects are tables with the columns \['y', 'x'\], but the fit "
+                                         r"data's had \['x', 'y'\]: tables are read by position"):
+        fitted.transform(swapped)
+    with pytest.raises(ValueError, match=r"X\[3\] \(index label 'd'\) has the columns \['y', 'x'\], but X\[0\] "
+                                         r"has \['x', 'y'\]"):
+        clone(estimator).fit(pd.Series(tables[:3] + swapped[3:], index=list("abcdefghijkl")))
+    with pytest.raises(ValueError, match=r"X\[2\] has the columns \['a', 'b'\], but X\[0\] has \['x', 'y'\]"):
+        fitted.transform(tables[:2] + _tables(1, ["a", "b"]))
+    # Fitted on arrays, tables of any names are read as arrays are.
+    assert clone(estimator).fit([t.to_numpy() for t in tables]).transform(swapped).shape[0] == 12
+
+
+def test_pairwise_distances_read_tables_by_their_column_names():
+    tables = _tables(0, ["x", "y"])
+    swapped = [t[["y", "x"]] for t in tables]
+    expected = pairwise_distances([t.to_numpy() for t in tables], metric="modified_hausdorff")
+    np.testing.assert_array_equal(pairwise_distances(tables, tables, metric="modified_hausdorff"), expected)
+    with pytest.raises(ValueError, match=r"Y's objects are tables with the columns \['y', 'x'\], but X's have "
+                                         r"\['x', 'y'\]"):
+        pairwise_distances(tables, swapped, metric="modified_hausdorff")
+    with pytest.raises(ValueError, match=r"X\[5\] has the columns \['y', 'x'\], but X\[0\] has \['x', 'y'\]"):
+        pairwise_distances(tables[:5] + swapped[5:], metric="dtw")

@@ -44,6 +44,10 @@ class Domain:
     # Keyword defaults of draw_random_objects: the generic D2KE's random
     # objects; the domain's estimator exposes them as parameters.
     sampler_defaults = {}
+    # True when an object may come as a table whose columns are its
+    # coordinates (a set's or a series' DataFrame): their names must agree
+    # from object to object and with the fit data's (Pyd2keTransformer).
+    items_are_tables = False
 
     def check(self, X, name="X", dtype=None):
         """(objects in the form engines take, flavour), or ValueError/TypeError naming `name`."""

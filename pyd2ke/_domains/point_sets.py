@@ -101,6 +101,7 @@ def draw_random_sets(dim, n, rng, min_size=MIN_SIZE, max_size=MAX_SIZE):
 
 class PointSetDomain(RaggedDomain):
     name = "sets of vectors"
+    items_are_tables = True
     input_format = "an array of shape (n_points, dim); sizes may differ, dim may not"
     metrics = {"hausdorff": Metric("hausdorff", summary="``max(max_a min_b |a - b|, max_b min_a |a - b|)``"),
                "modified_hausdorff": Metric("modified_hausdorff",

@@ -202,6 +202,7 @@ def draw_random_series(channels, n, rng, min_length=MIN_LENGTH, max_length=MAX_L
 
 class SeriesDomain(RaggedDomain):
     name = "time series"
+    items_are_tables = True
     input_format = "an array of shape (length,) or (length, channels); lengths may differ"
     metrics = {"dtw": Metric("dtw", params=("window",),
                              summary="dynamic time warping with the Euclidean norm across channels as ground cost, "

@@ -259,6 +259,9 @@ class _SampleSetTransformer(Pyd2keTransformer):
     def _embed_sets(self, packed):
         return self._map_blocks(packed, self._embed_block, self._embedding_width(), np.float64)
 
+    def _items_are_tables(self):
+        return True  # a sample set may be a DataFrame, one column a dimension
+
     def _check_input(self, X):
         """A list of sets is checked, scaled and packed a chunk at a time
         (O(chunk) memory above the output); other inputs whole."""
