@@ -447,3 +447,13 @@ def test_pairwise_distances_read_tables_by_their_column_names():
         pairwise_distances(tables, swapped, metric="modified_hausdorff")
     with pytest.raises(ValueError, match=r"X\[5\] has the columns \['y', 'x'\], but X\[0\] has \['x', 'y'\]"):
         pairwise_distances(tables[:5] + swapped[5:], metric="dtw")
+
+
+def test_an_object_array_of_document_pairs_is_read_as_its_pairs():
+    rng = np.random.default_rng(0)
+    docs = [(rng.normal(size=(n, 5)), np.ones(n)) for n in (3, 4, 2)]
+    pairs = np.empty((3, 2), dtype=object)
+    for i, (vectors, weights) in enumerate(docs):
+        pairs[i, 0], pairs[i, 1] = vectors, weights
+    expected = pyd2ke.WordMoversEmbedding(8, random_state=0).fit_transform(docs)
+    np.testing.assert_array_equal(pyd2ke.WordMoversEmbedding(8, random_state=0).fit_transform(pairs), expected)

@@ -124,6 +124,8 @@ def check_documents(X, name="X", dtype=np.float64):
         return packed
     items, weights, dim = [], [], None
     for i, doc in enumerate(X):
+        if isinstance(doc, np.ndarray) and doc.dtype == object and doc.shape == (2,):
+            doc = tuple(doc)  # a row of an object array (n_documents, 2) of pairs
         if not (isinstance(doc, (tuple, list)) and len(doc) == 2):
             raise TypeError(f"{name}[{i}] is {type(doc).__name__}; a document is a pair (word vectors, weights)")
         if isinstance(doc[0], (list, tuple)) and np.ndim(doc[0]) == 1:
