@@ -26,6 +26,8 @@ from ._base import COUNT, Interval, Pyd2keTransformer, StrOptions, store_paramet
 from ._docstrings import fill_doc
 from ._domains import METRICS, check_metric_params, domain_for, fill_metrics_doc
 from ._domains.base import soft_or_direct
+from ._domains.point_sets import POINT_SETS
+from ._domains.series import SERIES
 from ._parallel import chunk_bounds
 from ._standardize import feature_statistics, standardize_into
 from ._validation import (
@@ -227,6 +229,12 @@ class D2KEBase(Pyd2keTransformer):
     def __sklearn_tags__(self):
         tags = string_input_tags(super().__sklearn_tags__())
         tags.requires_fit = True
+        try:
+            domain = self._domain()
+        except ValueError:  # an unknown metric: fit says so
+            return tags
+        tags.input_tags.string = domain.takes_strings
+        tags.input_tags.three_d_array = domain in (SERIES, POINT_SETS)  # (n_objects, rows, columns) arrays
         return tags
 
 

@@ -14,6 +14,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import get_tags
 
 from cases import ALL_CASES as CASES, as_dense, set_dtype
+from pyd2ke._base import Pyd2keTransformer
 
 NAMES = sorted(CASES)
 N = 40
@@ -100,3 +101,16 @@ def test_feature_names_out(name):
     assert len(names) == Z.shape[1] and len(set(names)) == len(names)
     last = estimator.steps[-1][1] if hasattr(estimator, "steps") else estimator
     assert names[0] == type(last).__name__.lower() + "0"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_input_tags_say_what_the_estimator_reads(name):
+    make, data = CASES[name]
+    if not isinstance(make(0, 1), Pyd2keTransformer):
+        pytest.skip("a Pipeline: scikit-learn's tags")
+    X, tags = data(3), get_tags(make(0, 1)).input_tags
+    is_text = isinstance(X, list) and isinstance(X[0], (str, bytes))
+    if is_text:
+        assert tags.string and not tags.two_d_array
+    elif not callable(getattr(make(0, 1), "metric", None)):  # a Python distance reads anything
+        assert not tags.string, "string=True on an estimator that refuses strings"

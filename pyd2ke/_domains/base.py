@@ -48,6 +48,8 @@ class Domain:
     # coordinates (a set's or a series' DataFrame): their names must agree
     # from object to object and with the fit data's (Pyd2keTransformer).
     items_are_tables = False
+    # Whether its objects may be strings (scikit-learn's input tag).
+    takes_strings = False
 
     def check(self, X, name="X", dtype=None):
         """(objects in the form engines take, flavour), or ValueError/TypeError naming `name`."""

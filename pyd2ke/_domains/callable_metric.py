@@ -56,6 +56,8 @@ class CallableEngine:
 class CallableDomain(Domain):
     """The domain of one Python distance function (a new one per function)."""
 
+    takes_strings = True  # any objects the function takes
+
     def __init__(self, function):
         self.function = function
         self.name = getattr(function, "__name__", "callable")

@@ -237,6 +237,7 @@ def _all_blocks(strings, max_length):
 
 class StringDomain(Domain):
     name = "strings"
+    takes_strings = True
     input_format = "str, or bytes (not mixed)"
     metrics = {
         "levenshtein": Metric("levenshtein", always_finite=True,
