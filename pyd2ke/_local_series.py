@@ -59,12 +59,12 @@ class LocalSeriesFeatures:
         return len(self.shapes)
 
     @classmethod
-    def fit(cls, X, n, rng, channels, prepare, scale, kernel, n_threads):
+    def fit(cls, X, n, rng, channels, prepare, scale, kernel, n_threads, dtype):
         """n local features drawn for the fit series X (a Ragged).
         prepare(series) gives the series the shapes compare with (X or a
         part of it with the derivative channels appended, channels values
         per step); only the series the thresholds and the statistics use
-        go through it."""
+        go through it. dtype: the output's, the precision of a spread."""
         lengths = X.lengths()
         median = float(np.median(lengths))
         sizes = rng.randint(SHAPE_MIN_LENGTH, SHAPE_MAX_LENGTH + 1, size=n)
@@ -95,7 +95,7 @@ class LocalSeriesFeatures:
         if kernel == "soft":
             np.exp(-local.gamma * best, out=best)
         raw *= local.factor
-        local.mean, local.scale = feature_statistics(raw)
+        local.mean, local.scale, _ = feature_statistics(raw, dtype)  # no spread: the whole-series block warns
         return local
 
     @property

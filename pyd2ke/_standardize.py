@@ -21,18 +21,23 @@ import numpy as np
 from . import _core
 
 
-def feature_statistics(features):
-    """(mean of every feature, the common factor) over the rows of a sample
-    of fit features (float64): the root of the mean feature variance, 1.0
-    when the sample has no spread (one object, or all objects alike)."""
+def feature_statistics(features, dtype=np.float64):
+    """(mean of every feature, the common factor, whether the features have
+    a spread) over the rows of a sample of fit features (float64): the root
+    of the mean feature variance, 1.0 when the sample has no spread (one
+    object, or all objects alike) at the precision of the output, dtype."""
     mean = features.mean(axis=0)
     scale = float(np.sqrt(np.mean(np.var(features, axis=0))))
-    # A spread at the rounding level of the features (float32 outputs carry
-    # 7 digits) is no spread: dividing by it would blow rounding up to unit size.
+    # A spread at the rounding level of the output (float32 carries 7 digits,
+    # float64 16) is no spread: dividing by it would blow rounding up to unit
+    # size. A fixed 1e-5 for float64 too dropped real spreads: series 100
+    # units off zero gave features whose spread was 1e-7 of their size, and
+    # scale 1.0 left them all but constant (chance accuracy).
     size = float(np.sqrt(np.mean(features * features)))
-    if not np.isfinite(scale) or scale <= 1e-5 * size or scale <= np.finfo(np.float64).tiny * 1e10:
-        scale = 1.0
-    return mean, scale
+    rounding = 1e-5 * np.finfo(dtype).eps / np.finfo(np.float32).eps  # 1e-5 for float32
+    if not np.isfinite(scale) or scale <= rounding * size or scale <= np.finfo(np.float64).tiny * 1e10:
+        return mean, 1.0, False
+    return mean, scale, True
 
 
 def standardize_into(out, mean, scale, n_threads):

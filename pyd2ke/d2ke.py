@@ -150,7 +150,12 @@ class D2KEBase(Pyd2keTransformer):
                           "all 0); fit on more objects, or pass standardize=False")
             features = np.empty_like(d)
             soft_or_direct(d, self.gamma_, self.kernel, features)
-            self.feature_mean_, self.feature_scale_ = feature_statistics(features)
+            self.feature_mean_, self.feature_scale_, spread = feature_statistics(features, check_dtype(self.dtype))
+            if not spread and len(X) > 1:
+                warn_user("standardize=True found no spread in the fit objects' features: every object is about "
+                          "as far from each random object as every other, so the features are all but constant "
+                          "(scale 1.0 used). The objects may all be alike, or far from the random objects: "
+                          + self._domain().far_from_random_hint)
             self._standardized_kernel = self.kernel
         else:
             self.feature_mean_ = self.feature_scale_ = None

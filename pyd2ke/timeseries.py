@@ -25,6 +25,7 @@ from ._domains.series import (
     warn_if_channels_first,
 )
 from ._validation import (
+    check_dtype,
     check_non_negative_real,
     check_positive_int,
     check_positive_int_or_auto,
@@ -238,7 +239,7 @@ class RandomWarpingSeries(D2KEBase):
         if n_local:
             self.local_features_ = LocalSeriesFeatures.fit(
                 X, n_local, rng, channels, lambda part: self._with_derivatives(part, channels), self.scale,
-                self.kernel, effective_n_threads(self.n_jobs))
+                self.kernel, effective_n_threads(self.n_jobs), check_dtype(self.dtype))
         return whole
 
     def _with_derivatives(self, X, channels):

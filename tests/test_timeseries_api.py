@@ -2,6 +2,7 @@
 
 
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -11,7 +12,9 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
+import pyd2ke
 from pyd2ke import RandomWarpingSeries, RepresentativeSetEmbedding, znormalize
+from pyd2ke._standardize import feature_statistics
 from pyd2ke.distances import pairwise_distances
 from reference import dtw_matrix
 
@@ -230,3 +233,35 @@ def test_derivative_separates_what_values_alone_do_not():
     np.testing.assert_allclose(Z[0], Z[1], rtol=1e-12)
     Z = RandomWarpingSeries(8, min_length=1, max_length=1, derivative=True, random_state=0).fit_transform([up, down])
     assert np.abs(Z[0] - Z[1]).max() > 1e-3
+
+
+def _waves(n, offset=0.0, seed=0):
+    rng = np.random.default_rng(seed)
+    t = np.linspace(0, 6, 60)
+    return [np.sin(t * rng.uniform(0.5, 2)) + 0.1 * rng.normal(size=60) + offset for _ in range(n)]
+
+
+def test_series_far_from_the_random_series_are_warned_about_and_still_standardised():
+    with pytest.warns(UserWarning, match=r"the values of X have root mean square 100, over 5 times the scale of the "
+                                         r"random series.*pyd2ke\.timeseries\.znormalize"):
+        rws = pyd2ke.RandomWarpingSeries(32, random_state=0).fit(_waves(30, offset=100.0))
+    # Their features' spread is 1e-7 of their size: real in float64, so it is divided out (it was
+    # taken for rounding, scale 1.0 left the features all but constant and models at chance).
+    assert rws.feature_scale_ < 1e-3
+    assert 0.3 < rws.transform(_waves(30, offset=100.0, seed=1)).std() < 3.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # values near the random series' scale: no warning
+        pyd2ke.RandomWarpingSeries(32, random_state=0).fit(_waves(30, offset=2.0))
+
+
+def test_fit_objects_without_spread_are_warned_about():
+    with pytest.warns(UserWarning, match=r"standardize=True found no spread in the fit objects' features.*z-normalise"):
+        Z = pyd2ke.RandomWarpingSeries(16, random_state=0).fit_transform(np.ones((20, 50)))
+    assert np.abs(Z).max() < 1e-12
+
+
+def test_a_spread_is_rounding_only_at_the_output_precision():
+    features = 1.0 + 1e-8 * np.random.default_rng(0).normal(size=(50, 8))
+    assert feature_statistics(features, np.float64)[1:] == (pytest.approx(1e-8, rel=0.2), True)
+    assert feature_statistics(features, np.float32)[1:] == (1.0, False)
+    assert feature_statistics(np.ones((50, 8)), np.float64)[1:] == (1.0, False)

@@ -50,6 +50,8 @@ class Domain:
     items_are_tables = False
     # Whether its objects may be strings (scikit-learn's input tag).
     takes_strings = False
+    # What to try when the fit objects' features have no spread (D2KEBase).
+    far_from_random_hint = "check that the objects differ, or compare them with the random objects' distribution"
 
     def check(self, X, name="X", dtype=None):
         """(objects in the form engines take, flavour), or ValueError/TypeError naming `name`."""
