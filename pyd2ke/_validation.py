@@ -218,23 +218,27 @@ def one_column_name(X):
 
 
 def item_columns(X, name="X"):
-    """The column names of X's items when they are tables (a DataFrame a set
-    or a series), the same for every item; None when the first item is not
-    a table. Tables are read by position, so an item whose columns differ
-    from the first's is a ValueError naming it (errors_labelled adds a
-    pandas label)."""
+    """The column names of X's items that are tables (a DataFrame a set or a
+    series), the same for every one; None when none is a table. Tables are
+    read by position, so one whose columns differ from the first table's is
+    a ValueError naming it (errors_labelled adds a pandas label)."""
     series = getattr(X, "ndim", 0) == 1 and hasattr(X, "iloc")  # a pandas Series of objects
-    if not (isinstance(X, (list, tuple)) or series) or len(X) == 0:
+    if not (isinstance(X, (list, tuple)) or series):
         return None
-    first = table_columns(X.iloc[0] if series else X[0])
-    if first is None:
+    items = list(X) if series else X
+    # One pass over the types at C speed: a list of arrays costs no Python loop.
+    if not any(hasattr(t, "columns") for t in set(map(type, items))):
         return None
-    first, items = list(first), (list(X) if series else X)
+    first = first_at = None
     for i, item in enumerate(items):
         columns = table_columns(item)
-        if columns is not None and list(columns) != first:
-            raise ValueError(f"{name}[{i}] has the columns {list(columns)}, but {name}[0] has {first}: tables are "
-                             f"read by position, so select the same columns, in one order, from each "
+        if columns is None:
+            continue
+        if first is None:
+            first, first_at = list(columns), i
+        elif list(columns) != first:
+            raise ValueError(f"{name}[{i}] has the columns {list(columns)}, but {name}[{first_at}] has {first}: "
+                             f"tables are read by position, so select the same columns, in one order, from each "
                              f"(table[{first}])")
     return first
 

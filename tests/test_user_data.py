@@ -433,6 +433,10 @@ def test_objects_given_as_tables_are_read_by_their_column_names(estimator):
         clone(estimator).fit(pd.Series(tables[:3] + swapped[3:], index=list("abcdefghijkl")))
     with pytest.raises(ValueError, match=r"X\[2\] has the columns \['a', 'b'\], but X\[0\] has \['x', 'y'\]"):
         fitted.transform(tables[:2] + _tables(1, ["a", "b"]))
+    with pytest.raises(ValueError, match=r"X's objects are tables with the columns \['y', 'x'\]"):
+        fitted.transform([tables[0].to_numpy()] + swapped[1:])  # a plain array first hides no table
+    with pytest.raises(ValueError, match=r"X\[2\] has the columns \['y', 'x'\], but X\[1\] has \['x', 'y'\]"):
+        clone(estimator).fit([tables[0].to_numpy(), tables[1], swapped[2]] + tables[3:])
     # Fitted on arrays, tables of any names are read as arrays are.
     assert clone(estimator).fit([t.to_numpy() for t in tables]).transform(swapped).shape[0] == 12
 
@@ -447,6 +451,8 @@ def test_pairwise_distances_read_tables_by_their_column_names():
         pairwise_distances(tables, swapped, metric="modified_hausdorff")
     with pytest.raises(ValueError, match=r"X\[5\] has the columns \['y', 'x'\], but X\[0\] has \['x', 'y'\]"):
         pairwise_distances(tables[:5] + swapped[5:], metric="dtw")
+    with pytest.raises(ValueError, match=r"X\[2\] has the columns \['y', 'x'\], but X\[1\] has \['x', 'y'\]"):
+        pairwise_distances([tables[0].to_numpy(), tables[1], swapped[2]], metric="hausdorff")
 
 
 def test_an_object_array_of_document_pairs_is_read_as_its_pairs():
