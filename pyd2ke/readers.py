@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._validation import check_positive_int
+from ._validation import check_positive_int, warn_user
 
 
 class Lines:
@@ -32,6 +32,11 @@ class Lines:
     label_separator : str or None, default=None
         When given, each line is ``label<sep>string`` (split at the first
         separator) and chunks are ``(strings, labels)`` pairs.
+    extra_fields : {"warn", "keep", "drop"}, default="warn"
+        A line whose string holds the separator again (a third field, as
+        ``label<TAB>string<TAB>split``): "keep" keeps it in the string,
+        "drop" cuts the string at it, "warn" keeps it and warns once,
+        naming the line.
     as_bytes : bool, default=False
         Yield ``bytes`` (compared byte by byte) instead of ``str``.
     encoding : str, default="utf-8"
@@ -40,8 +45,11 @@ class Lines:
         label and an empty string is kept).
     """
 
-    def __init__(self, path, chunk_size=10000, *, label_separator=None, as_bytes=False, encoding="utf-8",
-                 skip_empty=True):
+    def __init__(self, path, chunk_size=10000, *, label_separator=None, extra_fields="warn", as_bytes=False,
+                 encoding="utf-8", skip_empty=True):
+        if extra_fields not in ("warn", "keep", "drop"):
+            raise ValueError(f"extra_fields must be 'warn', 'keep' or 'drop', got {extra_fields!r}")
+        self.extra_fields = extra_fields
         self.path = Path(path)
         self.chunk_size = check_positive_int(chunk_size, "chunk_size")
         self.label_separator = label_separator
@@ -56,24 +64,50 @@ class Lines:
         if separator is not None and self.as_bytes:
             separator = separator.encode(self.encoding)
         newline = b"\r\n" if self.as_bytes else "\r\n"
+        warned = self.extra_fields != "warn"
         with open(self.path, mode, **({} if self.as_bytes else {"encoding": self.encoding, "newline": ""})) as f:
-            for number, line in enumerate(f, 1):
-                line = line.rstrip(newline)
-                if number == 1:  # a byte-order mark (Excel's UTF-8) belongs to the file, not its first line
-                    line = line.removeprefix(b"\xef\xbb\xbf" if self.as_bytes else "\ufeff")
-                if self.skip_empty and not line:
-                    continue
-                if separator is not None:
-                    label, found, line = line.partition(separator)
-                    if not found:
-                        raise ValueError(f"{self.path}:{number} has no label separator {self.label_separator!r}")
-                    labels.append(label.decode(self.encoding) if self.as_bytes else label)
-                strings.append(line)
-                if len(strings) == self.chunk_size:
-                    yield self._chunk(strings, labels)
-                    strings, labels = [], []
+            try:
+                for number, line in enumerate(f, 1):
+                    line = line.rstrip(newline)
+                    if number == 1:  # a byte-order mark (Excel's UTF-8) belongs to the file, not its first line
+                        line = line.removeprefix(b"\xef\xbb\xbf" if self.as_bytes else "\ufeff")
+                    if self.skip_empty and not line:
+                        continue
+                    if separator is not None:
+                        label, found, line = line.partition(separator)
+                        if not found:
+                            raise ValueError(f"{self.path}:{number} has no label separator {self.label_separator!r}")
+                        labels.append(label.decode(self.encoding) if self.as_bytes else label)
+                        if separator in line:
+                            if self.extra_fields == "drop":
+                                line = line.partition(separator)[0]
+                            elif not warned:
+                                warned = True
+                                warn_user(f"{self.path}:{number} has {line.count(separator) + 2} fields separated "
+                                          f"by {self.label_separator!r}: its string is everything after the label, "
+                                          f"the other fields included. Pass extra_fields='drop' to cut the strings "
+                                          f"at the next separator, or 'keep' to keep them whole without this "
+                                          f"warning")
+                    strings.append(line)
+                    if len(strings) == self.chunk_size:
+                        yield self._chunk(strings, labels)
+                        strings, labels = [], []
+            except UnicodeDecodeError as error:
+                raise ValueError(f"{self.path}:{self._undecodable_line()} is not valid {self.encoding} "
+                                 f"({error.reason}): pass encoding=, or as_bytes=True for the raw bytes") from None
         if strings:
             yield self._chunk(strings, labels)
+
+    def _undecodable_line(self):
+        """The number of the first line of the file that does not decode
+        (text mode decodes blocks ahead of the line it returns)."""
+        with open(self.path, "rb") as f:
+            for number, line in enumerate(f, 1):
+                try:
+                    line.decode(self.encoding)
+                except UnicodeDecodeError:
+                    return number
+        return "?"
 
     def _chunk(self, strings, labels):
         return (strings, labels) if self.label_separator is not None else strings

@@ -597,9 +597,19 @@ def test_bandwidth_rules():
     ],
 )
 def test_bad_sets(bad, error, match):
-    for est in (DensityKernelFeatures(n_components=4), MeanEmbeddingFeatures(4)):
+    constant = "constant in dimension" in match  # MeanEmbeddingFeatures keeps a constant dimension
+    for est in (DensityKernelFeatures(n_components=4),) + (() if constant else (MeanEmbeddingFeatures(4),)):
         with pytest.raises(error, match=match):
             est.fit(bad)
+
+
+def test_mean_embeddings_keep_a_constant_dimension():
+    rng = np.random.default_rng(0)
+    sets = [np.c_[rng.normal(loc=m, size=20), np.zeros(20)] for m in rng.uniform(0, 3, 10)]
+    Z = MeanEmbeddingFeatures(8, random_state=0).fit_transform(sets)
+    assert np.isfinite(Z).all() and Z.std(axis=0).min() > 0
+    shifted = [s + [0.0, 5.0] for s in sets]  # the constant is scaled away: only its being constant counts
+    np.testing.assert_array_equal(MeanEmbeddingFeatures(8, random_state=0).fit_transform(shifted), Z)
 
 
 @pytest.mark.parametrize(

@@ -168,6 +168,26 @@ def test_lines_reader(tmp_path):
         list(Lines(blank, 10, label_separator="\t", skip_empty=False))
 
 
+def test_lines_with_more_fields_and_undecodable_lines_are_named(tmp_path):
+    path = tmp_path / "split.tsv"
+    path.write_text("EI\tACGT\ttrain\nN\tGGCA\ttest\n")
+    with pytest.warns(UserWarning, match=r"split\.tsv:1 has 3 fields separated by '\\t': its string is everything "
+                                         r"after the label.*extra_fields='drop'"):
+        assert list(Lines(path, label_separator="\t")) == [(["ACGT\ttrain", "GGCA\ttest"], ["EI", "N"])]
+    assert list(Lines(path, label_separator="\t", extra_fields="drop")) == [(["ACGT", "GGCA"], ["EI", "N"])]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert list(Lines(path, label_separator="\t", extra_fields="keep"))[0][0] == ["ACGT\ttrain", "GGCA\ttest"]
+        list(Lines(path, label_separator="\t", as_bytes=True, extra_fields="drop"))
+    with pytest.raises(ValueError, match="extra_fields must be 'warn', 'keep' or 'drop', got 'all'"):
+        Lines(path, label_separator="\t", extra_fields="all")
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"ACGT\n" * 3000 + b"GG\xff\n")
+    with pytest.raises(ValueError, match=r"bad\.txt:3001 is not valid utf-8 \(invalid start byte\): pass encoding=, "
+                                         r"or as_bytes=True"):
+        list(Lines(bad))
+
+
 def test_fasta_reader(tmp_path):
     path = tmp_path / "seqs.fa"
     path.write_text(">a first\nACGT\nTTGA\n\n>b\nGGCA\n;comment\n>c\nA\n")

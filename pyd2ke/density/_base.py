@@ -162,6 +162,8 @@ class _SampleSetTransformer(Pyd2keTransformer):
         if fit:
             low = packed.values.min(axis=0)
             width = packed.values.max(axis=0) - low
+            if self._constant_dimensions_kept:  # a constant coordinate adds nothing to a Gaussian kernel
+                width = np.where(width > 0, width, 1.0)
             flat = np.flatnonzero(~(width > 0))
             if flat.size:
                 d = int(flat[0])
@@ -258,6 +260,10 @@ class _SampleSetTransformer(Pyd2keTransformer):
 
     def _embed_sets(self, packed):
         return self._map_blocks(packed, self._embed_block, self._embedding_width(), np.float64)
+
+    # Whether a dimension that is constant in the fit data is kept (scaled by
+    # 1: every set's mass sits at one point of it) rather than refused.
+    _constant_dimensions_kept = False
 
     def _items_are_tables(self):
         return True  # a sample set may be a DataFrame, one column a dimension

@@ -19,7 +19,8 @@ class MeanEmbeddingFeatures(_SampleSetTransformer):
     Fourier features of a Gaussian base kernel of width base_bandwidth, so
     ||m(p) - m(q)|| approximates MMD(p, q); the output approximates
     exp(-MMD^2(p, q) / (2 sigma^2)). The data are scaled onto [0, 1]^l at
-    fit time, as in DensityKernelFeatures.
+    fit time, as in DensityKernelFeatures; a dimension that is constant in
+    the fit data is kept as it is (it adds nothing to the kernel).
 
     Parameters
     ----------
@@ -55,6 +56,8 @@ class MeanEmbeddingFeatures(_SampleSetTransformer):
     >>> MeanEmbeddingFeatures(64, random_state=0).fit_transform(sets).shape
     (3, 64)
     """
+
+    _constant_dimensions_kept = True
 
     _parameter_constraints = {
         **_SampleSetTransformer._parameter_constraints,
