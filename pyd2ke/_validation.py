@@ -151,6 +151,7 @@ def real_array(a, label, why_real):
         raise TypeError(f"{label} is {type(a).__name__}, expected a numeric array")
     if hasattr(a, "tocsr") and hasattr(a, "toarray"):  # scipy.sparse: np.asarray makes an object scalar of it
         raise TypeError(f"{label} is a scipy.sparse matrix, expected a dense numeric array ({label}.toarray())")
+    table = a
     a = _nullable_as_float(a)
     try:
         a = np.asarray(a)
@@ -160,6 +161,10 @@ def real_array(a, label, why_real):
     # most of the Python time of checking 30,000 series.
     kind = a.dtype.kind
     if kind not in "biufc":
+        column = _first_non_numeric_column(table)
+        if column is not None:
+            raise TypeError(f"{label} has the column {column[0]!r} of dtype {column[1]}, expected numbers in "
+                            f"every column (select the numeric ones, or encode this one)")
         raise TypeError(f"{label} has dtype {a.dtype}, expected a numeric array")
     if kind == "c":
         raise TypeError(f"{label} is complex; {why_real}")
@@ -168,15 +173,30 @@ def real_array(a, label, why_real):
 
 def _nullable_as_float(a):
     """A pandas Series or DataFrame of nullable numbers (Float64, Int64,
-    boolean), which numpy turns into objects, as float64 with NaN for NA;
-    anything else as it is."""
+    boolean), or of columns of several numeric dtypes (float and bool), which
+    numpy turns into objects, as float64 with NaN for NA; anything else as
+    it is."""
     dtypes = getattr(a, "dtypes", None)
     if dtypes is None or not hasattr(a, "to_numpy"):
         return a
     dtypes = list(dtypes) if hasattr(a, "columns") else [dtypes]  # a DataFrame's, or a Series' one
-    if not all(getattr(d, "kind", "O") in "biuf" for d in dtypes) or all(isinstance(d, np.dtype) for d in dtypes):
+    if not all(getattr(d, "kind", "O") in "biuf" for d in dtypes):
         return a
+    if all(isinstance(d, np.dtype) for d in dtypes) and len(set(dtypes)) == 1:
+        return a  # one numpy dtype: numpy reads it as it is
     return a.to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def _first_non_numeric_column(table):
+    """(name, dtype) of a DataFrame's first column that is not numbers or
+    booleans, else None."""
+    columns, dtypes = table_columns(table), getattr(table, "dtypes", None)
+    if columns is None or dtypes is None:
+        return None
+    for name, dtype in zip(columns, dtypes):
+        if getattr(dtype, "kind", "O") not in "biuf":
+            return name, dtype
+    return None
 
 
 def item_rows(a, label, layout, empty, no_columns):

@@ -463,3 +463,13 @@ def test_an_object_array_of_document_pairs_is_read_as_its_pairs():
         pairs[i, 0], pairs[i, 1] = vectors, weights
     expected = pyd2ke.WordMoversEmbedding(8, random_state=0).fit_transform(docs)
     np.testing.assert_array_equal(pyd2ke.WordMoversEmbedding(8, random_state=0).fit_transform(pairs), expected)
+
+
+def test_tables_of_mixed_numeric_columns_are_numbers_and_other_columns_are_named():
+    sets = [pd.DataFrame({"amount": [1.0, 2.5, 3.0], "weekend": [True, False, True], "n": [1, 2, 3]}),
+            pd.DataFrame({"amount": [1.0, 2.0], "weekend": [False, True], "n": [4, 5]})]
+    expected = pyd2ke.RandomSetEmbedding(8, random_state=0).fit_transform([s.to_numpy(float) for s in sets])
+    np.testing.assert_array_equal(pyd2ke.RandomSetEmbedding(8, random_state=0).fit_transform(sets), expected)
+    labelled = [s.assign(day=["mon", "tue", "sun"][:len(s)]) for s in sets]
+    with pytest.raises(TypeError, match=r"X\[0\] has the column 'day' of dtype .*, expected numbers in every column"):
+        pyd2ke.RandomSetEmbedding(8).fit(labelled)
