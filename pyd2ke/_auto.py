@@ -6,6 +6,8 @@ docs/results_defaults.md has the full run."""
 
 import numpy as np
 
+from ._validation import warn_user
+
 # RandomStringEmbedding(max_length="auto"): random strings up to twice the
 # median fit length, so that they are as long as the inputs on average.
 # Measured (issue 28; RSE sampler="bss", R=1024, StandardScaler + ridge,
@@ -108,8 +110,16 @@ def sample_rows(n, size=BETA_SAMPLE):
 
 def laplacian_beta(l1_distances):
     """beta="auto" from a square matrix of L1 distances between fit rows:
-    BETA_FACTOR x the median over distinct pairs (1.0 without a pair or
-    with a zero median)."""
+    BETA_FACTOR x the median over pairs of different rows (duplicates left
+    out: 240 copies of one string among 300 made the median 0, and beta 1.0
+    turned distances of about 100 into noise); 1.0, with a warning, when no
+    two rows differ."""
     pairs = l1_distances[np.triu_indices(l1_distances.shape[0], 1)]
+    pairs = pairs[pairs > 0]
     median = float(np.median(pairs)) if pairs.size else 0.0
-    return BETA_FACTOR * median if median > 0 and np.isfinite(median) else 1.0
+    if median > 0 and np.isfinite(median):
+        return BETA_FACTOR * median
+    if l1_distances.shape[0] > 1:
+        warn_user('beta="auto" found no two different rows among the fit rows it sampled: beta 1.0 is used; '
+                  'pass beta= for the distances your data will have')
+    return 1.0

@@ -208,3 +208,14 @@ _N_COMPONENTS_ONE = {
                          expected_failed_checks=lambda est: _N_COMPONENTS_ONE)
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
+
+
+def test_auto_beta_leaves_duplicate_rows_out_and_warns_without_two_different_rows():
+    from pyd2ke.datasets import load_statlog_dna
+
+    strings = load_statlog_dna().X_train
+    with_copies = [strings[0]] * 240 + list(strings[1:61])
+    beta = make_sfmedm(random_state=0).fit(with_copies)[-1].beta_
+    assert beta > 100  # the distinct pairs' median; duplicates made it 0 and beta 1.0
+    with pytest.warns(UserWarning, match=r'beta="auto" found no two different rows'):
+        assert make_sfmedm(random_state=0).fit([strings[0]] * 5)[-1].beta_ == 1.0
