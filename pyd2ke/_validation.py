@@ -305,6 +305,12 @@ def table_column(X, name, rows_of=None):
         grouped = "" if rows_of is None else (
             f"; if each row is one {rows_of}, group the rows into objects: "
             f"[g[value_columns].to_numpy() for _, g in {name}.groupby(key_column)]")
+        if rows_of == "time step":
+            first = X.iloc[0, 0] if hasattr(X, "iloc") and len(X) else None
+            grouped += (f"; if it is sktime's nested DataFrame (one cell a series), use pyd2ke.sktime"
+                        if hasattr(first, "iloc") else
+                        f"; if each row is one series (a wide table, one column a time step, as pandas reads "
+                        f"UCR files), pass {name}.to_numpy()")
         raise ValueError(
             f"{name} is a table of {len(names)} columns ({shown}); pyd2ke embeds one column of objects: "
             f"pass that column ({name}[[column]] or {name}[column]), or use a ColumnTransformer{grouped}"
@@ -329,6 +335,9 @@ def listed(X, name, what, item="item", container=list, rows_of=None):
         # A dict iterates over its keys, a set in an order that changes from run to run.
         raise TypeError(f"{name} must be a sequence of {what} (a list, tuple, array or pandas Series), "
                         f"got a {type(X).__name__}")
+    if type(X).__name__.endswith("GroupBy"):  # iterating one gives (key, group) pairs
+        raise TypeError(f"{name} is a pandas {type(X).__name__}: pass one object per group, e.g. "
+                        f"[g[value_columns].to_numpy() for _, g in {name}]")
     X = table_column(X, name, rows_of)
     try:
         X = container(X)

@@ -473,3 +473,26 @@ def test_tables_of_mixed_numeric_columns_are_numbers_and_other_columns_are_named
     labelled = [s.assign(day=["mon", "tue", "sun"][:len(s)]) for s in sets]
     with pytest.raises(TypeError, match=r"X\[0\] has the column 'day' of dtype .*, expected numbers in every column"):
         pyd2ke.RandomSetEmbedding(8).fit(labelled)
+
+
+def test_a_one_column_array_of_strings_is_its_column():
+    seqs = np.array(["ACGT", "GGTA", "TTAC", "ACGA"], dtype=object)
+    expected = pyd2ke.RandomStringEmbedding(4, random_state=0).fit_transform(seqs)
+    np.testing.assert_array_equal(pyd2ke.RandomStringEmbedding(4, random_state=0).fit_transform(seqs[:, None]), expected)
+    ct = ColumnTransformer([("rse", pyd2ke.RandomStringEmbedding(4, random_state=0), [0])])
+    np.testing.assert_array_equal(ct.fit_transform(seqs[:, None]), expected)
+    with pytest.raises(ValueError, match=r"X must be one-dimensional \(or one column\), got an array of shape \(2, 2\)"):
+        pyd2ke.RandomStringEmbedding(4).fit(seqs.reshape(2, 2))
+
+
+def test_wide_and_nested_series_tables_and_groupbys_get_the_right_advice():
+    wide = pd.DataFrame(np.random.default_rng(0).normal(size=(20, 30)))
+    with pytest.raises(ValueError, match=r"if each row is one series \(a wide table.*pass X\.to_numpy\(\)"):
+        pyd2ke.RandomWarpingSeries(8).fit(wide)
+    nested = pd.DataFrame({"dim_0": [pd.Series(np.arange(5.0))] * 3, "dim_1": [pd.Series(np.ones(5))] * 3})
+    with pytest.raises(ValueError, match=r"sktime's nested DataFrame \(one cell a series\), use pyd2ke\.sktime"):
+        pyd2ke.RandomWarpingSeries(8).fit(nested)
+    long = pd.DataFrame({"key": [1, 1, 2, 2], "a": [1.0, 2, 3, 4], "b": [0.5, 1, 2, 3]})
+    with pytest.raises(TypeError, match=r"X is a pandas DataFrameGroupBy: pass one object per group, e\.g\. "
+                                        r"\[g\[value_columns\]\.to_numpy\(\) for _, g in X\]"):
+        pyd2ke.RandomSetEmbedding(8).fit(long.groupby("key")[["a", "b"]])

@@ -55,8 +55,10 @@ def _string_list(X, name):
             f"wrap it in a list: [{name}]"
         )
     if isinstance(X, np.ndarray):
+        if X.ndim == 2 and X.shape[1] == 1:  # one column, as a ColumnTransformer hands a list selector's
+            X = X[:, 0]
         if X.ndim != 1:
-            raise ValueError(f"{name} must be one-dimensional, got an array of shape {X.shape}")
+            raise ValueError(f"{name} must be one-dimensional (or one column), got an array of shape {X.shape}")
         X = X.tolist()
     X = listed(X, name, "str or bytes", item="string", container=TextList)
     # Types and lengths in one pass of the core; a list that is not all str
