@@ -97,3 +97,18 @@ def test_pairwise_distances_threads(n_jobs):
 def test_unknown_simd_level():
     with pytest.raises(ValueError, match="simd"):
         _core.LevenshteinBatch(["a"], "avx1024")
+
+
+@pytest.mark.parametrize("alphabet", ["a", "AB", "ACGT"])
+def test_long_patterns_of_many_words_match_the_reference(alphabet):
+    # Several 64-bit words, so that +1, 0 and -1 horizontal deltas cross word boundaries.
+    rng = np.random.default_rng(1)
+    symbols = np.array(list(alphabet))
+    patterns = ["".join(rng.choice(symbols, m)) for m in (190, 257, 400)]
+    texts = ["".join(rng.choice(symbols, n)) for n in (1, 64, 65, 300, 513)]
+    texts.append(patterns[1][:100] + patterns[1][140:] + "".join(rng.choice(symbols, 30)))  # a near match
+    expected = levenshtein_matrix(texts, patterns)
+    np.testing.assert_array_equal(pairwise_distances(texts, patterns), expected)
+    for t, text in enumerate(texts):
+        for p, pattern in enumerate(patterns):
+            assert _core.levenshtein(text, pattern, "blocked") == expected[t, p]
