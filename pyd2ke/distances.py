@@ -68,11 +68,38 @@ def _pairwise_distances(X, Y, metric, n_jobs, dtype, metric_params):
     if flavour_x != flavour_y:
         raise domain.flavour_error("Y", flavour_y, flavour_x)
     n_threads = effective_n_threads(n_jobs)
+    if Y is X and getattr(domain.metrics.get(metric), "symmetric", False) and len(X) >= 2 * _SYMMETRIC_BLOCK:
+        return _symmetric_distances(domain, metric, X, params, dtype, n_threads)
     engine = domain.make_engine(metric, Y, params, dtype)
     out = np.empty((len(X), len(Y)), dtype=dtype)
     for start, stop in chunk_bounds(X):
         engine.distances_into(X[start:stop], out[start:stop], n_threads)
         check_finite_output(out[start:stop], "X", start)
+    return out
+
+
+# Objects a column block of the symmetric path at least: an engine per
+# block, and rows of the diagonal blocks computed twice.
+_SYMMETRIC_BLOCK = 64
+
+
+def _symmetric_distances(domain, metric, X, params, dtype, n_threads):
+    """pairwise_distances(X) of a metric whose d(a, b) and d(b, a) are the
+    same bits: X cut into about 8 column blocks, each block's distances to
+    the rows up to its end computed once and written to both triangles
+    (56 % of the pairs; rapidfuzz's cdist(X, X) does the same)."""
+    n = len(X)
+    out = np.empty((n, n), dtype=dtype)
+    step = max(_SYMMETRIC_BLOCK, -(-n // 8))
+    for start in range(0, n, step):
+        stop = min(n, start + step)
+        engine = domain.make_engine(metric, X[start:stop], params, dtype)
+        block = np.empty((stop, stop - start), dtype=dtype)
+        for row_start, row_stop in chunk_bounds(X[:stop]):
+            engine.distances_into(X[row_start:row_stop], block[row_start:row_stop], n_threads)
+            check_finite_output(block[row_start:row_stop], "X", row_start)
+        out[:stop, start:stop] = block
+        out[start:stop, :stop] = block.T
     return out
 
 

@@ -24,6 +24,9 @@ class Metric:
     # distances are whole numbers no larger than the longer string): callers
     # skip the pass over the output that looks for inf and NaN.
     always_finite: bool = False
+    # True when d(a, b) and d(b, a) are the same bits (the same arithmetic
+    # in the same order): pairwise_distances(X) then computes each pair once.
+    symmetric: bool = False
     # What it computes, one sentence: the metric lists of the docstrings
     # (metrics_doc) are generated from it.
     summary: str = ""

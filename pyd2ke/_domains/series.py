@@ -226,7 +226,7 @@ class SeriesDomain(RaggedDomain):
                             "about equally far from all of them: z-normalise them (pyd2ke.timeseries.znormalize) "
                             "or set scale to their spread")
     input_format = "an array of shape (length,) or (length, channels); lengths may differ"
-    metrics = {"dtw": Metric("dtw", params=("window",),
+    metrics = {"dtw": Metric("dtw", params=("window",), symmetric=True,
                              summary="dynamic time warping with the Euclidean norm across channels as ground cost, "
                                      "summed along the path (no normalisation, no final sqrt); keyword ``window``: "
                                      "None, or a Sakoe-Chiba half-width >= 0, widened to the length difference of "
