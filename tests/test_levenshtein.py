@@ -104,11 +104,17 @@ def test_long_patterns_of_many_words_match_the_reference(alphabet):
     # Several 64-bit words, so that +1, 0 and -1 horizontal deltas cross word boundaries.
     rng = np.random.default_rng(1)
     symbols = np.array(list(alphabet))
-    patterns = ["".join(rng.choice(symbols, m)) for m in (190, 257, 400)]
+    patterns = ["".join(rng.choice(symbols, m)) for m in (65, 127, 128, 190, 257, 400, 640, 641, 700)]
     texts = ["".join(rng.choice(symbols, n)) for n in (1, 64, 65, 300, 513)]
     texts.append(patterns[1][:100] + patterns[1][140:] + "".join(rng.choice(symbols, 30)))  # a near match
     expected = levenshtein_matrix(texts, patterns)
     np.testing.assert_array_equal(pairwise_distances(texts, patterns), expected)
+    for simd in SIMD_LEVELS:  # word groups of 2, 4 or 8 lanes, and the portable one of 4
+        for count in (1, 3, len(patterns)):  # groups with unused lanes, and lanes of fewer words
+            batch = _core.LevenshteinBatch(patterns[-count:], simd)
+            out = np.empty((len(texts), count))
+            batch.distances_into(texts, out, 2)
+            np.testing.assert_array_equal(out, expected[:, -count:])
     for t, text in enumerate(texts):
         for p, pattern in enumerate(patterns):
             assert _core.levenshtein(text, pattern, "blocked") == expected[t, p]

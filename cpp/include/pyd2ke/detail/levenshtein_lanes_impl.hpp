@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "../core/config.hpp"
 #include "../core/cpu_features.hpp"
@@ -85,11 +86,70 @@ inline void myers_lanes_portable(const unsigned char* peq, const unsigned char* 
     lane_distances<Lane, group_bytes>(pv, mv, masks, n, dist);
 }
 
+// Patterns longer than 64 symbols, several at once: pattern l of a word
+// group lives in lane l (64 bits) of `words` words, the multi-word Myers
+// step of levenshtein_myers_impl.hpp in every lane. `peq` holds, per symbol
+// id, words rows of lanes masks ([symbol][word][lane]); `masks` per word
+// and lane the bits of the pattern in that word (all ones below its last
+// word, its low bits in it, zero above and in unused lanes). Unused words of
+// a shorter pattern have no match bits: the deltas they compute never flow
+// down into the pattern's own words, only up.
+using WordsKernel = void (*)(const std::uint64_t* peq, const std::uint64_t* masks, std::size_t words,
+                             const std::uint32_t* ids, std::size_t n, std::uint32_t* dist);
+
+template <std::size_t Lanes>
+inline void word_lane_distances(const std::uint64_t* pv, const std::uint64_t* mv, const std::uint64_t* masks,
+                                std::size_t words, std::size_t n, std::uint32_t* dist) {
+    for (std::size_t l = 0; l < Lanes; ++l) {
+        long long d = static_cast<long long>(n);
+        for (std::size_t w = 0; w < words; ++w) {
+            const std::uint64_t mask = masks[w * Lanes + l];
+            d += static_cast<long long>(popcount_portable(pv[w * Lanes + l] & mask)) -
+                 static_cast<long long>(popcount_portable(mv[w * Lanes + l] & mask));
+        }
+        dist[l] = static_cast<std::uint32_t>(d);
+    }
+}
+
+// The reference word-group kernel: plain C++, kPortableWordLanes lanes.
+constexpr std::size_t kPortableWordLanes = 4;
+
+inline void myers_words_portable(const std::uint64_t* peq, const std::uint64_t* masks, std::size_t words,
+                                 const std::uint32_t* ids, std::size_t n, std::uint32_t* dist) {
+    constexpr std::size_t lanes = kPortableWordLanes;
+    std::vector<std::uint64_t> pv(words * lanes, ~std::uint64_t{0}), mv(words * lanes, 0);
+    for (std::size_t t = 0; t < n; ++t) {
+        const std::uint64_t* row = peq + static_cast<std::size_t>(ids[t]) * words * lanes;
+        for (std::size_t l = 0; l < lanes; ++l) {
+            int h_in = 1;  // row 0 of the DP grows by one per text symbol
+            for (std::size_t w = 0; w < words; ++w) {
+                std::uint64_t& p = pv[w * lanes + l];
+                std::uint64_t& q = mv[w * lanes + l];
+                std::uint64_t eq = row[w * lanes + l];
+                const std::uint64_t xv = eq | q;
+                if (h_in < 0) eq |= 1;
+                const std::uint64_t xh = (((eq & p) + p) ^ p) | eq;
+                std::uint64_t ph = q | ~(xh | p);
+                std::uint64_t mh = p & xh;
+                const int h_out = static_cast<int>(ph >> 63) - static_cast<int>(mh >> 63);
+                ph = (ph << 1) | (h_in > 0 ? 1u : 0u);
+                mh = (mh << 1) | (h_in < 0 ? 1u : 0u);
+                p = mh | ~(xv | ph);
+                q = ph & xv;
+                h_in = h_out;
+            }
+        }
+    }
+    word_lane_distances<lanes>(pv.data(), mv.data(), masks, words, n, dist);
+}
+
 // Kernels for 1-, 2-, 4- and 8-byte lanes (index = log2 of the lane bytes)
-// and the width of their lane groups.
+// and the width of their lane groups; the word-group kernel and its lanes.
 struct LanesKernels {
     LanesKernel by_log2_lane_bytes[4];
     std::size_t group_bytes;
+    WordsKernel words;
+    std::size_t word_lanes;
 };
 
 }  // namespace detail

@@ -81,15 +81,63 @@ inline void myers_lanes(const unsigned char* peq, const unsigned char* masks, co
     myers_lanes_vector<Lane, Isa::vector_bytes>(peq, masks, ids, n, dist);
 }
 
+// A word group: one register of 64-bit lanes per word, the horizontal delta
+// carried from word to word as two bit vectors (hp: +1, hn: -1), without a
+// branch (levenshtein_myers_impl.hpp).
+inline void myers_words(const std::uint64_t* peq, const std::uint64_t* masks, std::size_t words,
+                        const std::uint32_t* ids, std::size_t n, std::uint32_t* dist) {
+    constexpr std::size_t vec_bytes = Isa::vector_bytes;
+    constexpr std::size_t lanes = vec_bytes / sizeof(std::uint64_t);
+    typedef std::uint64_t V __attribute__((vector_size(vec_bytes)));
+    std::vector<std::uint64_t> state(2 * words * lanes);
+    std::uint64_t* pv_lanes = state.data();
+    std::uint64_t* mv_lanes = pv_lanes + words * lanes;
+    const V ones = ~V{}, zero = V{};
+    for (std::size_t w = 0; w < words; ++w) {
+        std::memcpy(pv_lanes + w * lanes, &ones, vec_bytes);
+        std::memcpy(mv_lanes + w * lanes, &zero, vec_bytes);
+    }
+    const V one = zero + 1;
+    for (std::size_t t = 0; t < n; ++t) {
+        const std::uint64_t* row = peq + static_cast<std::size_t>(ids[t]) * words * lanes;
+        V hp = one, hn = zero;  // row 0 of the DP grows by one per text symbol
+        for (std::size_t w = 0; w < words; ++w) {
+            V eq, p, q;
+            std::memcpy(&eq, row + w * lanes, vec_bytes);
+            std::memcpy(&p, pv_lanes + w * lanes, vec_bytes);
+            std::memcpy(&q, mv_lanes + w * lanes, vec_bytes);
+            const V xv = eq | q;
+            eq |= hn;
+            const V xh = (((eq & p) + p) ^ p) | eq;
+            V ph = q | ~(xh | p);
+            V mh = p & xh;
+            const V hp_out = ph >> 63, hn_out = mh >> 63;
+            ph = (ph << 1) | hp;
+            mh = (mh << 1) | hn;
+            p = mh | ~(xv | ph);
+            q = ph & xv;
+            std::memcpy(pv_lanes + w * lanes, &p, vec_bytes);
+            std::memcpy(mv_lanes + w * lanes, &q, vec_bytes);
+            hp = hp_out;
+            hn = hn_out;
+        }
+    }
+    word_lane_distances<lanes>(pv_lanes, mv_lanes, masks, words, n, dist);
+}
+
 inline LanesKernels kernel_table(SimdTableTag<LanesKernels>, Isa) {
     return {{myers_lanes<std::uint8_t>, myers_lanes<std::uint16_t>, myers_lanes<std::uint32_t>,
              myers_lanes<std::uint64_t>},
-            Isa::vector_bytes * kRegistersPerGroup};
+            Isa::vector_bytes * kRegistersPerGroup,
+            myers_words,
+            Isa::vector_bytes / sizeof(std::uint64_t)};
 }
 #else
 inline LanesKernels kernel_table(SimdTableTag<LanesKernels>, Isa) {
     return {{myers_lanes_portable<std::uint8_t>, myers_lanes_portable<std::uint16_t>,
              myers_lanes_portable<std::uint32_t>, myers_lanes_portable<std::uint64_t>},
-            kPortableGroupBytes};
+            kPortableGroupBytes,
+            myers_words_portable,
+            kPortableWordLanes};
 }
 #endif
