@@ -43,12 +43,17 @@ def one_blas_thread():
     return _controller.limit(limits=1, user_api="blas")
 
 
+def padded_width(n):
+    """The width matmul_rows computes n columns in."""
+    return max(_MIN_COLUMNS, -(-n // _COLUMN_MULTIPLE) * _COLUMN_MULTIPLE)
+
+
 def pad_columns(B):
     """B as contiguous float64 with zero columns appended up to the width
     matmul_rows computes in: callers that multiply by one B many times pad it once."""
     B = np.ascontiguousarray(B, dtype=np.float64)
     n = B.shape[1]
-    width = max(_MIN_COLUMNS, -(-n // _COLUMN_MULTIPLE) * _COLUMN_MULTIPLE)
+    width = padded_width(n)
     if width == n:
         return B
     padded = np.zeros((B.shape[0], width))

@@ -27,7 +27,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
 from ._base import COUNT, Interval, Pyd2keTransformer, StrOptions, store_parameters
-from ._blas import matmul_rows, pad_columns, product_rows
+from ._blas import matmul_rows, pad_columns, padded_width, product_rows
 from ._parallel import all_rows_finite, row_blocks, run_row_blocks
 from ._validation import (
     check_choice,
@@ -53,6 +53,22 @@ _STACKED_BYTES = 1 << 25
 
 def _binomial(n, k):
     return math.comb(n, k)
+
+
+# Rademacher rows drawn at a time: one draw of (n_features, factors) uniforms
+# was a float64 temporary of 4.6 GB for 2**20 hashed columns.
+_RADEMACHER_VALUES = 1 << 20
+
+
+def _rademacher(rng, n_rows, n_columns):
+    """An (n_rows, n_columns) int8 matrix of random signs, drawn in row blocks
+    from one stream: the same signs as one draw of the whole matrix."""
+    out = np.empty((n_rows, n_columns), dtype=np.int8)
+    step = max(1, _RADEMACHER_VALUES // max(n_columns, 1))
+    for start in range(0, n_rows, step):
+        stop = min(n_rows, start + step)
+        out[start:stop] = np.where(rng.random_sample((stop - start, n_columns)) < 0.5, -1, 1)
+    return out
 
 
 class RandomMaclaurin(Pyd2keTransformer):
@@ -343,8 +359,7 @@ class RandomMaclaurin(Pyd2keTransformer):
             raise ValueError(f"the kernel's coefficient a_{n} overflows float64: lower degree, gamma or coef0")
         scale = np.array([math.sqrt(self.coefficients_[n] / self._probability(n, support, first)) for n in degrees])
         self._scale = scale / math.sqrt(D)
-        self.rademacher_ = np.where(rng.random_sample((n_inner_features, int(degrees.sum()))) < 0.5, -1,
-                                    1).astype(np.int8)
+        self.rademacher_ = _rademacher(rng, n_inner_features, int(degrees.sum()))
         # Degree groups: (degree, count, first column of P, first feature).
         groups, column = [], 0
         values, counts = np.unique(degrees, return_counts=True)
@@ -390,17 +405,21 @@ class RandomMaclaurin(Pyd2keTransformer):
         1 + n_inner_features leading exact columns with h01)."""
         dtype = out.dtype
         shared = self._shared_inner()
+        stacked = self._stacked_fourier()
+        # Sparse rows read only the Rademacher rows of their columns: W as
+        # floats would be 4.5 GB for HashingVectorizer's 2**20 columns.
+        sparse_rows = sp.issparse(Xi) and shared and stacked is None
         # Zero columns pad W to the width matmul_rows computes in; the products
         # read only the real ones.
-        W = pad_columns(self.rademacher_).astype(dtype)
+        W = None if sparse_rows else pad_columns(self.rademacher_).astype(dtype)
+        width = padded_width(self.rademacher_.shape[1])
         scale = self._scale.astype(dtype)
         n = Xi.shape[0]
         exact = 1 + self._n_inner_features if self.h01 else 0
         # Per-factor inner maps cost a Python call each per block: larger blocks
         # amortise it (32x the bytes: 4096 rows for 1000 factors).
         chunk_bytes = _CHUNK_BYTES if shared else 32 * _CHUNK_BYTES
-        rows = product_rows(chunk_bytes, W.shape[1] * dtype.itemsize)
-        stacked = self._stacked_fourier()
+        rows = product_rows(chunk_bytes, width * dtype.itemsize)
         if stacked is not None:
             rows = product_rows(_STACKED_BYTES, 8 * stacked[0].shape[1], high=rows)
             signs = self.rademacher_.astype(np.float64)  # once, not per block
@@ -411,7 +430,7 @@ class RandomMaclaurin(Pyd2keTransformer):
         def buffers():
             # One projection buffer per thread (no fresh pages per chunk); the
             # products go straight into the output rows unless H0/1 columns lead.
-            return (np.empty((rows, W.shape[1]), dtype=dtype),
+            return (np.empty((rows, width), dtype=dtype),
                     np.empty((rows, self.n_components), dtype=dtype) if exact else None)
 
         def work(start, stop, state):
@@ -434,8 +453,12 @@ class RandomMaclaurin(Pyd2keTransformer):
                 for c in range(n_factors):
                     P[:, c] = self.inner_maps_[c].transform(block) @ W[:, c]
                 P[:, n_factors:] = 0
-            elif sp.issparse(block):
-                P[...] = (block @ W).astype(dtype, copy=False)
+            elif sparse_rows:
+                n_factors = self.rademacher_.shape[1]
+                columns, local = np.unique(block.indices, return_inverse=True)
+                used = sp.csr_matrix((block.data, local.ravel(), block.indptr), shape=(block.shape[0], len(columns)))
+                P[:, :n_factors] = (used @ self.rademacher_[columns].astype(dtype)).astype(dtype, copy=False)
+                P[:, n_factors:] = 0
             else:
                 matmul_rows(np.asarray(block, dtype=dtype), W, out=P)
             target = Z_buffer[: stop - start] if exact else out[start:stop]

@@ -11,7 +11,7 @@ from sklearn.kernel_approximation import RBFSampler
 from sklearn.utils import check_random_state
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from pyd2ke import RandomMaclaurin, kernel_approximation
+from pyd2ke import RandomMaclaurin, _core, kernel_approximation
 
 
 @parametrize_with_checks(
@@ -298,3 +298,21 @@ def test_overflow_is_an_error_naming_the_row(h01, dtype):
     with pytest.raises(ValueError, match=r"X\[217\]"):
         rm.transform(X)
     assert np.isfinite(rm.transform(X[:200])).all()
+
+
+def test_rademacher_rows_drawn_in_blocks_are_one_draw():
+    from pyd2ke.kernel_approximation import _rademacher
+
+    for shape in ((3000, 700), (5, 0), (1, 1)):
+        one_draw = np.where(np.random.RandomState(7).random_sample(shape) < 0.5, -1, 1).astype(np.int8)
+        np.testing.assert_array_equal(_rademacher(np.random.RandomState(7), *shape), one_draw)
+
+
+def test_wide_sparse_rows_read_only_the_rademacher_rows_of_their_columns():
+    X = sp.random(40, 1 << 16, density=1e-3, format="csr", random_state=0)
+    m = RandomMaclaurin(64, random_state=0).fit(X)
+    W = m.rademacher_.astype(np.float64)
+    P = np.asarray(X @ W)  # the projections as the whole weight matrix gives them
+    expected = np.empty((40, 64))
+    assert _core.maclaurin_into(np.ascontiguousarray(P), m._groups, m._scale, expected, 1)
+    np.testing.assert_array_equal(m.transform(X), expected)
