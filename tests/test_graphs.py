@@ -498,3 +498,18 @@ def test_one_pair_not_in_a_list_is_named():
         with pytest.raises(TypeError, match=r"got one \(adjacency, node data\) pair \(wrap it in a list: \[X\]\)"):
             RandomGraphEmbedding(8).fit((tri, node_data))
     assert RandomGraphEmbedding(8, random_state=0).fit_transform((tri, tri)).shape == (2, 8)  # two graphs
+
+
+def test_node_data_in_a_pandas_series_is_read_by_node():
+    pd = pytest.importorskip("pandas")
+    A = np.ones((4, 4)) - np.eye(4)
+    A[0, 2] = A[2, 0] = 0
+    fitted = RandomGraphEmbedding(8, random_state=0).fit([(A, ["a", "b", "a", "b"]), (A, ["a", "a", "b", "b"])])
+    by_node = {1: "b", 0: "a", 3: "b", 2: "a"}
+    shuffled = pd.Series(list(by_node.values()), index=list(by_node))
+    np.testing.assert_array_equal(fitted.transform([(A, shuffled)]), fitted.transform([(A, by_node)]))
+    numeric = RandomGraphEmbedding(8, random_state=0).fit([(A, [0, 1, 0, 1]), (A, [0, 0, 1, 1])])
+    np.testing.assert_array_equal(numeric.transform([(A, pd.Series([1, 0, 1, 0], index=[1, 0, 3, 2]))]),
+                                  numeric.transform([(A, [0, 1, 0, 1])]))
+    with pytest.raises(ValueError, match=r"X\[0\] node data is a pandas Series whose index is not the nodes 0 \.\. 3"):
+        fitted.transform([(A, pd.Series(["a", "b", "a", "b"], index=[1, 2, 3, 4]))])

@@ -60,6 +60,7 @@ from .._validation import (
     check_positive_int,
     is_missing,
     real_array,
+    row_labels,
     table_column,
 )
 from .base import Domain, Metric
@@ -210,7 +211,7 @@ def _raw_labels(g, label):
                                 f"(n_nodes, dim)) pairs")
         return values
     if isinstance(g, (tuple, list)) and len(g) == 2 and not isinstance(g, NodeVectors):
-        data = g[1]
+        data = _by_node(g[1], label)
         if type(data).__module__.startswith("pandas"):  # a Series or Categorical of labels, in node order
             data = list(data)
         if isinstance(data, dict):  # {node: label}, GraKeL's form: nodes 0 .. n-1 of the adjacency
@@ -400,9 +401,27 @@ def _summed_by_key(key, weights, owner):
     return key[keep], weights[keep], owner[keep]
 
 
+def _by_node(data, label):
+    """Node data given as a pandas Series or DataFrame, read by its index
+    when that is the nodes 0 .. n-1 in another order (as a dict {node:
+    label} is); with another index, a ValueError (reading it by position
+    would give each node another node's label)."""
+    index = row_labels(data) if type(data).__module__.startswith("pandas") else None
+    if index is None:
+        return data
+    nodes = np.asarray(index)
+    if nodes.dtype.kind in "iu" and np.array_equal(nodes, np.arange(len(nodes))):
+        return data
+    if nodes.dtype.kind in "iu" and np.array_equal(np.sort(nodes), np.arange(len(nodes))):
+        return data.sort_index()
+    raise ValueError(f"{label} node data is a pandas {type(data).__name__} whose index is not the nodes 0 .. "
+                     f"{len(nodes) - 1}: it would be read by position. Index it by node, or pass .to_numpy() "
+                     f"for data in node order")
+
+
 def _node_data(data, n, label):
     """("labels", int64 (n,)) or ("attributes", float64 (n, dim))."""
-    d = real_array(data, f"{label} node data", "node attributes must be real")
+    d = real_array(_by_node(data, label), f"{label} node data", "node attributes must be real")
     if d.ndim == 1:
         whole = np.issubdtype(d.dtype, np.floating) and np.isfinite(d).all() and (d == np.round(d)).all()
         if (d.dtype == bool or not np.issubdtype(d.dtype, np.integer)) and not whole:
