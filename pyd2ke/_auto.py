@@ -59,9 +59,23 @@ LOCAL_MIN_MEDIAN_LENGTH = 300
 LOCAL_FRACTION = 0.625
 
 
+# Distances below this fraction of the largest one in the sample are ties
+# at zero (identical objects, up to the rounding of their arithmetic).
+_TIE = 1e-9
+
+
 def inverse_median(distances):
-    """gamma="auto": 1 / the median of a sample of distances (1.0 when it is 0)."""
+    """gamma="auto": 1 / the median of a sample of distances; when that median
+    is a tie at zero (at rounding level), the median of the distances above
+    it (1.0 when none is). Four cycles and two paths, in
+    RandomGraphEmbedding, gave a median of 3e-16 and gamma 3e15: rounding
+    noise in a distance then moved features by 1."""
+    distances = np.asarray(distances, dtype=np.float64).ravel()
     median = float(np.median(distances))
+    tie = _TIE * float(distances.max()) if distances.size else 0.0
+    if not median > tie:
+        above = distances[distances > tie]
+        median = float(np.median(above)) if above.size else 0.0
     # A subnormal median would give gamma = inf (and NaN features at d = 0).
     return min(1.0 / median, np.finfo(np.float64).max) if median > 0 else 1.0
 

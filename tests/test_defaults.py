@@ -177,3 +177,20 @@ def test_changing_kernel_after_fit_asks_for_a_refit():
         rse.set_params(kernel="direct").transform(X)
     raw = pyd2ke.RandomStringEmbedding(16, standardize=False, random_state=0).fit(X)
     assert raw.set_params(kernel="direct").transform(X).shape == (30, 16)  # raw features follow the parameter
+
+
+def test_auto_gamma_is_not_set_by_ties_at_rounding_level():
+    from pyd2ke._auto import inverse_median
+
+    ties = np.r_[np.full(60, 3e-16), np.zeros(10), np.linspace(0.4, 0.6, 30)]
+    assert inverse_median(ties) == pytest.approx(1 / 0.5, rel=1e-3)  # the median of the distances above the ties
+    few_ties = np.r_[np.zeros(10), np.linspace(1, 3, 30)]  # a median above them: the plain rule
+    assert inverse_median(few_ties) == 1 / np.median(few_ties)
+    assert inverse_median(np.zeros(5)) == 1.0
+    nx = pytest.importorskip("networkx")
+    fit = [nx.cycle_graph(6)] * 4 + [nx.path_graph(6)] * 2
+    rge = pyd2ke.RandomGraphEmbedding(random_state=0).fit(fit)
+    A = nx.to_numpy_array(nx.cycle_graph(6))
+    order = [1, 3, 5, 0, 2, 4]
+    Z = rge.transform([A, A[order][:, order]])  # one graph, its nodes in two orders
+    assert rge.gamma_ < 1e3 and np.abs(Z[0] - Z[1]).max() < 1e-9
