@@ -305,3 +305,33 @@ def test_verbose_reports_progress_per_chunk(capsys):
     assert lines[0].startswith("RandomStringEmbedding.transform: 2/5 objects")
     assert lines[-1].startswith("RandomStringEmbedding.transform: 5/5 objects (100%)")
     assert loud.get_params()["verbose"] == 1
+
+
+def test_the_graphs_task_warns_of_choices_at_a_grid_end(monkeypatch):
+    from pyd2ke.reports import graphs as graph_report
+    from pyd2ke.reports import reproduce_runner
+
+    fake = [{"method": "GraKeL shortest-path + SVC (precomputed)", "accuracy": 0.8, "std": 0.1, "seconds": 1.0,
+             "chosen": "", "accuracies": [0.8, 0.8], "fold_choices": [{"C": 100.0}, {"C": 100.0}],
+             "grids": {"C": graph_report.KERNEL_SVC_C}},
+            {"method": "RandomGraphEmbedding (R=8, anchor) + LinearSVC", "accuracy": 0.8, "std": 0.1,
+             "seconds": 1.0, "chosen": "", "accuracies": [0.8], "grids": graph_report.RGE_GRIDS,
+             "fold_choices": [{"label_scale": 0.5, "gamma_factor": 1.0, "C": 0.01}]}]
+    monkeypatch.setattr(graph_report, "mutag_rows", lambda *a, **k: fake)
+    ((_, rows),) = reproduce_runner.task_graphs(QUICK, 1)
+    rows = rows()
+    warnings = [r for r in rows if r["kind"] == "warning"]
+    assert len(rows) == 3 and len(warnings) == 1  # one per parameter at an edge, however many folds
+    assert warnings[0]["method"] == "WARNING: GraKeL shortest-path + SVC (precomputed)"
+    assert "CV chose C=100, the highest value of its grid" in warnings[0]["note"]
+
+
+def test_defaults_runs_the_string_maps_only_with_the_strings_task(monkeypatch):
+    from pyd2ke.reports import defaults_panel
+
+    calls = []
+    monkeypatch.setattr(defaults_panel, "run", lambda *a, **k: calls.append(k["sfm"]))
+    for task, expected in ((["graphs"], False), (["strings", "graphs"], True), (None, True)):
+        args = type("Args", (), {"task": task, "quick": True, "n_jobs": 1, "out": None})()
+        defaults_panel.main(args, [])
+        assert calls[-1] is expected

@@ -36,6 +36,8 @@ RGE_GAMMA_FACTORS = (1.0, 3.0)
 RGE_C = (1e-3, 1e-2, 1e-1)
 KERNEL_SVC_C = (1e-2, 1e-1, 1.0, 10.0, 100.0)
 WL_ITERATIONS = (1, 2, 3, 4, 5)
+# The grids of rge_fold's choices, by the names it reports them under.
+RGE_GRIDS = {"label_scale": RGE_LABEL_SCALES, "gamma_factor": RGE_GAMMA_FACTORS, "C": RGE_C}
 # How each grid grows past an end the inner CV picks (mutag_cv(grow_grids=True)).
 AXES = {"label scale": Axis(factor=2, low=1 / 16, high=16), "gamma factor": Axis(factor=3, low=1 / 81, high=81),
         "C": Axis(factor=10, low=1e-6, high=1e5), "n_iter": Axis(step=1, low=1, high=10, integer=True)}
@@ -153,7 +155,8 @@ def mutag_rows(n_components=256, n_jobs=None, methods=("RGE", "RSM", "WL", "SP")
     for name, r in results.items():
         chosen = "; ".join(", ".join(f"{k}={v:g}" for k, v in c.items()) for c in r["chosen"])
         rows.append({"method": name, "accuracy": r["mean"], "std": r["std"], "seconds": r["seconds"],
-                     "chosen": chosen, "accuracies": r["accuracies"]})
+                     "chosen": chosen, "accuracies": r["accuracies"], "fold_choices": r["chosen"],
+                     "grids": r["grids"]})
     if _grakel() is None:
         log("  (GraKeL not installed: pip install 'pyd2ke[graphs-compare]' for the Weisfeiler-Lehman and "
             "shortest-path rows)")
@@ -171,7 +174,7 @@ def mutag_cv(n_components=256, n_jobs=None, methods=("RGE", "RSM", "WL", "SP"), 
     grakel = _grakel()
     results = {}
 
-    def run(name, fold_fn):
+    def run(name, fold_fn, grids):
         accs, chosen, seconds = [], [], 0.0
         for train, test in folds:
             a, c, s = fold_fn(train, test)
@@ -179,7 +182,7 @@ def mutag_cv(n_components=256, n_jobs=None, methods=("RGE", "RSM", "WL", "SP"), 
             chosen.append(c)
             seconds += s
         results[name] = {"accuracies": accs, "mean": float(np.mean(accs)), "std": float(np.std(accs)),
-                         "chosen": chosen, "seconds": seconds}
+                         "chosen": chosen, "seconds": seconds, "grids": grids}
         log(f"  {name}: {np.mean(accs):.4f} +- {np.std(accs):.4f} ({seconds:.1f} s)")
 
     with warnings.catch_warnings():
@@ -190,13 +193,13 @@ def mutag_cv(n_components=256, n_jobs=None, methods=("RGE", "RSM", "WL", "SP"), 
                                                             kernel="direct", gamma=1.0, random_state=0,
                                                             n_jobs=n_jobs, standardize=False)
             run(f"RandomGraphEmbedding (R={n_components}, anchor) + LinearSVC",
-                lambda tr, te: rge_fold(make, _take(X, tr), y[tr], _take(X, te), y[te], axes=axes))
+                lambda tr, te: rge_fold(make, _take(X, tr), y[tr], _take(X, te), y[te], axes=axes), RGE_GRIDS)
         if "RSM" in methods:
             make = lambda label_scale: RepresentativeSetEmbedding(  # noqa: E731
                 min(n_components, 150), metric="graph_emd", metric_params={"label_scale": label_scale},
                 kernel="direct", gamma=1.0, random_state=0, n_jobs=n_jobs, standardize=False)
             run("RSM (graph EMD, all training graphs) + LinearSVC",
-                lambda tr, te: rge_fold(make, _take(X, tr), y[tr], _take(X, te), y[te], axes=axes))
+                lambda tr, te: rge_fold(make, _take(X, tr), y[tr], _take(X, te), y[te], axes=axes), RGE_GRIDS)
         if grakel is not None:
             G = to_grakel(X)
             if "WL" in methods:
@@ -204,12 +207,13 @@ def mutag_cv(n_components=256, n_jobs=None, methods=("RGE", "RSM", "WL", "SP"), 
                     n_iter=n_iter, base_graph_kernel=grakel.kernels.VertexHistogram, normalize=True)
                 run("GraKeL Weisfeiler-Lehman subtree + SVC (precomputed)",
                     lambda tr, te: kernel_fold(make_wl, [{"n_iter": k} for k in WL_ITERATIONS],
-                                               _take(G, tr), y[tr], _take(G, te), y[te], axes=axes))
+                                               _take(G, tr), y[tr], _take(G, te), y[te], axes=axes),
+                    {"n_iter": WL_ITERATIONS, "C": KERNEL_SVC_C})
             if "SP" in methods:
                 make_sp = lambda: grakel.kernels.ShortestPath(normalize=True, with_labels=True)  # noqa: E731
                 run("GraKeL shortest-path + SVC (precomputed)",
                     lambda tr, te: kernel_fold(make_sp, [{}], _take(G, tr), y[tr], _take(G, te), y[te],
-                                               axes=axes))
+                                               axes=axes), {"C": KERNEL_SVC_C})
     return results
 
 

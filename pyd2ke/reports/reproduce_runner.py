@@ -576,8 +576,20 @@ def task_graphs(grids, n_jobs):
                            f"{', '.join(f'{a:.3f}' for a in r['accuracies'])}; chosen {r['chosen']}",
                     kind=next((k for p, k in kinds.items() if method.startswith(p)), "peer"))
 
+    def with_edges(r):
+        """The method's row, then a WARNING row for each parameter some fold chose at an end of its
+        grid (none when the grids grow past their ends)."""
+        out, seen = [row(r)], set()
+        for chosen in ([] if grids["axes"] else r["fold_choices"]):
+            for warning in edge_warnings("MUTAG (10-fold CV)", out[0]["method"], chosen, r["grids"]):
+                if warning["note"] not in seen:
+                    seen.add(warning["note"])
+                    out.append(warning)
+        return out
+
     def rows():
-        return [row(r) for r in mutag_rows(R, n_jobs, methods, log=lambda *a: None, grow_grids=bool(grids["axes"]))]
+        results = mutag_rows(R, n_jobs, methods, log=lambda *a: None, grow_grids=bool(grids["axes"]))
+        return [line for r in results for line in with_edges(r)]
 
     return [("MUTAG graphs", rows)]
 
