@@ -146,3 +146,25 @@ class PairwiseLevenshtein:
         from rapidfuzz.distance import Levenshtein
 
         process.cdist(self.X, self.X, scorer=Levenshtein.distance, workers=1)
+
+
+class PairwiseLongLevenshtein:
+    """pairwise_distances on N x N DNA strings of length 400: patterns of
+    seven 64-bit words, side by side in SIMD lanes."""
+
+    params = [300]
+    param_names = ["N"]
+
+    def setup(self, n):
+        self.X = random_strings(n, 400, alphabet=b"ACGT")
+
+    def time_pairwise(self, n):
+        from pyd2ke.distances import pairwise_distances
+
+        pairwise_distances(self.X, n_jobs=1)
+
+    def time_rapidfuzz_cdist(self, n):
+        from rapidfuzz import process
+        from rapidfuzz.distance import Levenshtein
+
+        process.cdist(self.X, self.X, scorer=Levenshtein.distance, workers=1)
