@@ -105,7 +105,8 @@ class PointSetDomain(RaggedDomain):
     far_from_random_hint = ("the random sets' points lie on the unit sphere, so points far from it are about "
                             "equally far from all of them: scale the points to unit length, as in the user guide")
     input_format = "an array of shape (n_points, dim); sizes may differ, dim may not"
-    metrics = {"hausdorff": Metric("hausdorff", symmetric=True, summary="``max(max_a min_b |a - b|, max_b min_a |a - b|)``"),
+    metrics = {"hausdorff": Metric("hausdorff", symmetric=True,
+                                   summary="``max(max_a min_b |a - b|, max_b min_a |a - b|)``"),
                "modified_hausdorff": Metric("modified_hausdorff",
                                             summary="the same with means in place of the outer maxima (Dubuisson "
                                                     "& Jain)")}

@@ -244,8 +244,9 @@ class StringDomain(Domain):
     metrics = {
         "levenshtein": Metric("levenshtein", always_finite=True, symmetric=True,
                               summary="unit-cost edit distance on code points (str) or bytes"),
-        "esp": Metric("esp", symmetric=True, summary="L1 distance between ESP characteristic vectors (edit distance with moves, "
-                                     "approximately)"),
+        "esp": Metric("esp", symmetric=True,
+                      summary="L1 distance between ESP characteristic vectors (edit distance with moves, "
+                              "approximately)"),
     }
     sampler_defaults = {"sampler": D2KE_SAMPLER, "max_length": MAX_LENGTH}
 

@@ -66,7 +66,7 @@ class WordVectors:
         """{word: row}; a TypeError naming `name` when the rows are not
         named by words (a bare matrix, or a DataFrame without word labels)."""
         if self._index is None:
-            if self.words is None or not all(isinstance(w, str) for w in self.words[:1]):
+            if self.words is None or not isinstance(self.words[0], str):
                 raise TypeError(f"{name} holds tokenised documents, so embeddings must name its rows by word: "
                                 f"a dict {{word: vector}}, a gensim KeyedVectors or a DataFrame indexed by word "
                                 f"(with a bare matrix pass a bag-of-words matrix, e.g. from CountVectorizer"
