@@ -14,6 +14,7 @@
 // n + popcount(Pv) - popcount(Mv) over the pattern's bits (see
 // levenshtein_myers_impl.hpp).
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -97,6 +98,23 @@ inline void myers_lanes_portable(const unsigned char* peq, const unsigned char* 
 using WordsKernel = void (*)(const std::uint64_t* peq, const std::uint64_t* masks, std::size_t words,
                              const std::uint32_t* ids, std::size_t n, std::uint32_t* dist);
 
+// The Pv and Mv words of a word group's lanes ([word][lane] each, Pv first):
+// on the stack up to kStackWords words (patterns of 2048 symbols), on the
+// heap above. A vector per call was an allocation per text and group.
+template <std::size_t Lanes>
+class WordLaneState {
+public:
+    explicit WordLaneState(std::size_t words) {
+        if (words > kStackWords) heap_.resize(2 * words * Lanes);
+    }
+    std::uint64_t* data() { return heap_.empty() ? stack_ : heap_.data(); }
+
+private:
+    static constexpr std::size_t kStackWords = 32;
+    alignas(64) std::uint64_t stack_[2 * kStackWords * Lanes];
+    std::vector<std::uint64_t> heap_;
+};
+
 template <std::size_t Lanes>
 inline void word_lane_distances(const std::uint64_t* pv, const std::uint64_t* mv, const std::uint64_t* masks,
                                 std::size_t words, std::size_t n, std::uint32_t* dist) {
@@ -117,7 +135,11 @@ constexpr std::size_t kPortableWordLanes = 4;
 inline void myers_words_portable(const std::uint64_t* peq, const std::uint64_t* masks, std::size_t words,
                                  const std::uint32_t* ids, std::size_t n, std::uint32_t* dist) {
     constexpr std::size_t lanes = kPortableWordLanes;
-    std::vector<std::uint64_t> pv(words * lanes, ~std::uint64_t{0}), mv(words * lanes, 0);
+    WordLaneState<lanes> state(words);
+    std::uint64_t* pv = state.data();
+    std::uint64_t* mv = pv + words * lanes;
+    std::fill(pv, pv + words * lanes, ~std::uint64_t{0});
+    std::fill(mv, mv + words * lanes, std::uint64_t{0});
     for (std::size_t t = 0; t < n; ++t) {
         const std::uint64_t* row = peq + static_cast<std::size_t>(ids[t]) * words * lanes;
         for (std::size_t l = 0; l < lanes; ++l) {
@@ -140,7 +162,7 @@ inline void myers_words_portable(const std::uint64_t* peq, const std::uint64_t* 
             }
         }
     }
-    word_lane_distances<lanes>(pv.data(), mv.data(), masks, words, n, dist);
+    word_lane_distances<lanes>(pv, mv, masks, words, n, dist);
 }
 
 // Kernels for 1-, 2-, 4- and 8-byte lanes (index = log2 of the lane bytes)

@@ -89,7 +89,7 @@ inline void myers_words(const std::uint64_t* peq, const std::uint64_t* masks, st
     constexpr std::size_t vec_bytes = Isa::vector_bytes;
     constexpr std::size_t lanes = vec_bytes / sizeof(std::uint64_t);
     typedef std::uint64_t V __attribute__((vector_size(vec_bytes)));
-    std::vector<std::uint64_t> state(2 * words * lanes);
+    WordLaneState<lanes> state(words);
     std::uint64_t* pv_lanes = state.data();
     std::uint64_t* mv_lanes = pv_lanes + words * lanes;
     const V ones = ~V{}, zero = V{};
