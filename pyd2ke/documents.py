@@ -26,7 +26,7 @@ from ._domains.documents import (
 )
 from ._domains.word_vectors import WordVectors, is_token_documents, token_bag_of_words
 from ._ragged import Ragged
-from ._validation import check_choice, check_size_range, row_labels, table_columns
+from ._validation import check_choice, check_size_range, table_columns
 from .d2ke import D2KEBase
 
 
@@ -127,11 +127,24 @@ class WordMoversEmbedding(D2KEBase):
                 "weighting='tfidf' needs word identities: pass embeddings= and X as a bag-of-words matrix"
             )
 
+    def _word_vectors(self):
+        """The embeddings as a WordVectors, built once per embeddings object:
+        the {word: row} index of a 400000-word dict took 75 ms a call."""
+        cached = self.__dict__.get("_word_table")
+        if cached is None or cached[0] is not self.embeddings:
+            cached = self._word_table = (self.embeddings, WordVectors(self.embeddings))
+        return cached[1]
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        state.pop("_word_table", None)  # a cache of the embeddings, which are pickled anyway
+        return state
+
     def _counted(self, X, name="X"):
         """Tokenised documents (with embeddings named by word) as their
         bag-of-words matrix; anything else as it is."""
         if self.embeddings is not None and is_token_documents(X):
-            return token_bag_of_words(X, WordVectors(self.embeddings), name)
+            return token_bag_of_words(X, self._word_vectors(), name)
         return X
 
     def _check_input(self, X):
@@ -144,7 +157,7 @@ class WordMoversEmbedding(D2KEBase):
             if self.weighting == "tfidf" and "idf_" not in self.__dict__:
                 raise ValueError("weighting='tfidf' was set after a fit without it: fit again")
             idf = self.idf_ if self.weighting == "tfidf" else None
-            X = documents_from_bow(self.embeddings, X, name, self.dtype, idf)
+            X = documents_from_bow(self._word_vectors(), X, name, self.dtype, idf)
         return super()._validate(X, reset, name)
 
     def _check_words(self, X, reset, name):
@@ -157,10 +170,11 @@ class WordMoversEmbedding(D2KEBase):
             self._bow_columns = columns
         if columns is None:
             return
-        words = row_labels(self.embeddings)
+        words = self._word_vectors().words
         if words is not None and [str(w) for w in words] != columns:
             raise ValueError(f"{name}'s columns are not the words of embeddings' rows in the same order: "
-                             f"{name}[embeddings.index] puts them in that order")
+                             f"select {name}[words], words in the embeddings' order (a DataFrame's index, a "
+                             f"dict's keys, a KeyedVectors' index_to_key)")
         fitted = getattr(self, "_bow_columns", None)
         if fitted is not None and fitted != columns:
             shown = ", ".join(map(repr, fitted[:4])) + (", ..." if len(fitted) > 4 else "")
@@ -178,7 +192,9 @@ class WordMoversEmbedding(D2KEBase):
             B = bag_of_words_matrix(X)
             if self.weighting == "tfidf":
                 self.idf_ = smooth_idf(B)
-            vocabulary = (WordVectors(self.embeddings).matrix(), np.asarray(B.sum(axis=0), dtype=np.float64).ravel())
+            if self.distribution != "sphere":  # "box" and "vocabulary" read every word's vector
+                table = self._word_vectors()
+                vocabulary = (table.rows(np.arange(len(table))), np.asarray(B.sum(axis=0), dtype=np.float64).ravel())
         return super()._fit(X, y, partial(self._draw_documents, vocabulary=vocabulary))
 
     def _draw_documents(self, X, rng, vocabulary):

@@ -3,6 +3,7 @@ DataFrame indexed by word) and tokenised documents: the same features as
 the bag-of-words matrix over a plain embedding matrix, bit for bit, and
 clear errors for what cannot be read."""
 
+import pickle
 import warnings
 
 import numpy as np
@@ -11,7 +12,7 @@ import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer
 
 import pyd2ke
-from pyd2ke._domains.word_vectors import is_token_documents
+from pyd2ke._domains.word_vectors import WordVectors, is_token_documents
 
 WORDS = ["the", "cat", "sat", "on", "mat", "dog", "ran", "a"]
 DOCS = [["the", "cat", "sat", "on", "the", "mat"], ["a", "dog", "ran"], ["the", "dog", "sat"], ["cat"],
@@ -91,7 +92,7 @@ def test_unknown_tokens_are_dropped_and_a_majority_of_them_warned_about(matrix):
     fitted = pyd2ke.WordMoversEmbedding(6, embeddings=vectors, random_state=0).fit(DOCS)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a few unknown tokens: no warning
-        with_unknown = fitted.transform([d + ["zebra"] for d in DOCS])
+        with_unknown = fitted.transform([DOCS[0] + ["zebra"]] + DOCS[1:])
     np.testing.assert_array_equal(with_unknown, fitted.transform(DOCS))
     capitalised = [["The", "Cat", "sat"], ["A", "Dog", "ran"]]
     with pytest.warns(UserWarning, match=r"4 of the 6 tokens of X \(67%\) have no vector in embeddings and are "
@@ -102,7 +103,7 @@ def test_unknown_tokens_are_dropped_and_a_majority_of_them_warned_about(matrix):
 def test_word_vectors_of_a_dict_are_checked_by_word(matrix):
     ragged = dict(zip(WORDS, matrix))
     ragged["dog"] = ragged["dog"][:3]
-    with pytest.raises(ValueError, match=r"embeddings\['dog'\] has shape \(3,\).*as long as the first \(\(5,\)\)"):
+    with pytest.raises(ValueError, match=r"embeddings\['dog'\] has shape \(3,\).*most have shape \(5,\)"):
         pyd2ke.WordMoversEmbedding(6, embeddings=ragged).fit(DOCS)
     with_nan = dict(zip(WORDS, matrix.copy()))
     with_nan["ran"][1] = np.nan
@@ -123,3 +124,67 @@ def test_only_sequences_of_token_lists_are_read_as_tokenised_documents(matrix):
     for other in (_bag_of_words(DOCS), sp.csr_matrix((2, 3)), np.ones((2, 3)), [(np.ones((2, 5)), np.ones(2))], [],
                   "a text", {"a": ["b"]}, [[1, 2]], np.array([["a", "b"]])):
         assert not is_token_documents(other), other
+
+
+def test_a_count_table_is_checked_against_a_dicts_words(matrix):
+    pd = pytest.importorskip("pandas")
+    counts = _bag_of_words(DOCS).toarray()
+    in_order = pd.DataFrame(counts, columns=WORDS)
+    vectors = dict(zip(WORDS, matrix))
+    expected = pyd2ke.WordMoversEmbedding(6, embeddings=vectors, random_state=0).fit_transform(DOCS)
+    np.testing.assert_array_equal(
+        pyd2ke.WordMoversEmbedding(6, embeddings=vectors, random_state=0).fit_transform(in_order), expected)
+    for table in (vectors, FakeKeyedVectors(WORDS, matrix)):
+        with pytest.raises(ValueError, match=r"X's columns are not the words of embeddings' rows in the same order"):
+            pyd2ke.WordMoversEmbedding(6, embeddings=table).fit(in_order[sorted(WORDS)])
+
+
+def test_the_odd_vector_of_a_dict_and_a_repeated_word_are_named(matrix):
+    header = {"8": np.array([5.0]), **dict(zip(WORDS, matrix))}  # a word2vec file's first line read as a word
+    with pytest.raises(ValueError, match=r"embeddings\['8'\] has shape \(1,\).*most have shape \(5,\)"):
+        pyd2ke.WordMoversEmbedding(6, embeddings=header).fit([["8", "cats"]] + DOCS)  # "8" read first
+    assert pyd2ke.WordMoversEmbedding(6, embeddings=header).fit(DOCS)  # a vector no document uses is not read
+    pd = pytest.importorskip("pandas")
+    twice = pd.DataFrame(np.vstack([matrix, matrix[:1]]), index=WORDS + ["the"])
+    with pytest.raises(ValueError, match="embeddings names the word 'the' on more than one row"):
+        pyd2ke.WordMoversEmbedding(6, embeddings=twice).fit(DOCS)
+
+
+def test_bad_tokens_in_the_first_document_are_named(matrix):
+    vectors = dict(zip(WORDS, matrix))
+    for first, match in (([2004, "cat"], r"X\[0\] holds int 2004; tokens must be str"),
+                         ([None, "cat"], r"X\[0\] holds NoneType None; tokens must be str"),
+                         ([b"cat"], r"X\[0\] holds bytes b'cat'; tokens must be str \(decode them\)")):
+        with pytest.raises(TypeError, match=match):
+            pyd2ke.WordMoversEmbedding(6, embeddings=vectors).fit([first, ["dog"]])
+
+
+def test_every_vector_the_box_reads_is_checked(matrix):
+    vectors = {**dict(zip(WORDS, matrix)), "zzz": np.full(5, np.nan)}  # a word no document uses
+    with pytest.raises(ValueError, match=r"embeddings' row 8 \('zzz'\) holds NaN or infinity"):
+        pyd2ke.WordMoversEmbedding(6, embeddings=vectors, distribution="box").fit(DOCS)
+    assert pyd2ke.WordMoversEmbedding(6, embeddings=vectors, random_state=0).fit_transform(DOCS).shape == (5, 6)
+
+
+def test_a_third_of_unknown_tokens_or_a_document_that_lost_most_warns(matrix):
+    fitted = pyd2ke.WordMoversEmbedding(6, embeddings=dict(zip(WORDS, matrix)), random_state=0).fit(DOCS)
+    with pytest.warns(UserWarning, match=r"3 of the 9 tokens of X \(33%\) have no vector"):
+        fitted.transform([["The", "cat", "sat"], ["A", "dog", "ran"], ["On", "the", "mat"]])
+    with pytest.warns(UserWarning, match=r"X\[1\] lost 75% of its tokens"):
+        fitted.transform([DOCS[0] * 4, ["Cat", "Sat", "On", "mat"]])
+
+
+def test_the_embeddings_are_read_once_per_object(matrix, monkeypatch):
+    from pyd2ke import documents
+
+    built = []
+    monkeypatch.setattr(documents, "WordVectors", lambda e: built.append(1) or WordVectors(e))
+    vectors = dict(zip(WORDS, matrix))
+    fitted = pyd2ke.WordMoversEmbedding(6, embeddings=vectors, random_state=0).fit(DOCS)
+    fitted.transform(DOCS)
+    fitted.transform(DOCS)
+    assert len(built) == 1
+    fitted.set_params(embeddings=dict(vectors))  # another object: read again
+    fitted.transform(DOCS)
+    assert len(built) == 2
+    assert "_word_table" not in pickle.loads(pickle.dumps(fitted)).__dict__

@@ -2,6 +2,7 @@
 word, a dict {word: vector}, gensim's KeyedVectors), and tokenised
 documents turned into a bag-of-words matrix over them."""
 
+from collections import Counter
 from collections.abc import Mapping
 
 import numpy as np
@@ -54,12 +55,13 @@ class WordVectors:
         except ValueError:  # vectors of different lengths
             E = None
         if E is None or E.ndim != 2 or E.dtype.kind not in "biuf":
-            first = np.shape(vectors[0]) if vectors else None
+            # The odd vector is the one unlike most (a word2vec file's header line read as a word, say).
+            common = Counter(np.shape(v) for v in vectors).most_common(1)[0][0]
             for i, v in zip(ids, vectors):
-                if np.ndim(v) != 1 or np.shape(v) != first or np.asarray(v).dtype.kind not in "biuf":
+                if np.ndim(v) != 1 or np.shape(v) != common or np.asarray(v).dtype.kind not in "biuf":
                     raise ValueError(f"embeddings[{self.words[i]!r}] has shape {np.shape(v)} and dtype "
-                                     f"{np.asarray(v).dtype}; every word's vector must be 1-D, real and as long "
-                                     f"as the first ({first})")
+                                     f"{np.asarray(v).dtype}; every word's vector must be 1-D and real, and most "
+                                     f"have shape {common}")
         return points(E, "embeddings", None)
 
     def index(self, name):
@@ -71,14 +73,19 @@ class WordVectors:
                                 f"a dict {{word: vector}}, a gensim KeyedVectors or a DataFrame indexed by word "
                                 f"(with a bare matrix pass a bag-of-words matrix, e.g. from CountVectorizer"
                                 f"(vocabulary=words))")
-            self._index = {w: i for i, w in enumerate(self.words)}
+            index = {w: i for i, w in enumerate(self.words)}
+            if len(index) != len(self.words):
+                twice = next(w for w, n in Counter(self.words).items() if n > 1)
+                raise ValueError(f"embeddings names the word {twice!r} on more than one row; a word has one vector")
+            self._index = index
         return self._index
 
 
 def is_token_documents(X):
     """Whether X looks like tokenised documents: a sequence (list, tuple,
     pandas Series, object array) whose first item is a list, tuple or array
-    of str, or a str (a document not yet split, refused with a hint)."""
+    holding a str or bytes (token_bag_of_words names any other token), or is
+    a str (a document not yet split, refused with a hint)."""
     if isinstance(X, (str, bytes, Mapping)) or sp.issparse(X) or not hasattr(X, "__len__") or len(X) == 0:
         return False
     if hasattr(X, "dtype") and X.dtype != object:
@@ -89,24 +96,32 @@ def is_token_documents(X):
     if isinstance(first, str):
         return True
     if isinstance(first, np.ndarray):
-        return first.dtype.kind == "U" or (first.dtype == object and first.size > 0 and isinstance(first.flat[0], str))
-    return isinstance(first, (list, tuple)) and (len(first) == 0 or isinstance(first[0], str))
+        return first.ndim == 1 and (first.dtype.kind in "US" or (
+            first.dtype == object and any(isinstance(t, (str, bytes)) for t in first)))
+    return isinstance(first, (list, tuple)) and (len(first) == 0 or any(isinstance(t, (str, bytes)) for t in first))
 
 
 # Above this share of unknown tokens the vocabulary and the text probably
-# disagree on something systematic (case, punctuation, a stemmer).
-_UNKNOWN_WARNING = 0.5
+# disagree on something systematic (case, punctuation, a stemmer): text
+# split on spaces, capitals kept, lost 38 % of its tokens to lower-case
+# GloVe words; lower-cased and stripped of punctuation, 1-5 % is usual.
+_UNKNOWN_WARNING = 0.2
+# A document that loses more than this share of at least _MIN_TOKENS tokens
+# is named in the warning even when the whole text loses less.
+_DOCUMENT_UNKNOWN_WARNING = 0.5
+_MIN_TOKENS = 4
 
 
 def token_bag_of_words(X, word_vectors, name="X"):
     """Tokenised documents as a CSR matrix of counts (n_documents, vocabulary)
     over word_vectors' words. Tokens without a vector are dropped (as the
-    WME reference drops them), with a warning when they are most of the
-    text; a document left without a word is a ValueError naming it."""
+    WME reference drops them), with a warning when they are over a fifth
+    of the text or most of one document's; a document left without a word
+    is a ValueError naming it."""
     docs = as_list(X, name, "documents (lists of str tokens)", "document")
     index = word_vectors.index(name)
     indptr, indices, unknown = [0], [], {}
-    n_tokens = 0
+    n_tokens, worst, worst_share = 0, None, _DOCUMENT_UNKNOWN_WARNING
     for i, doc in enumerate(docs):
         if isinstance(doc, str):
             raise TypeError(f"{name}[{i}] is a str: pass each document as a list of tokens (e.g. text.split(), "
@@ -116,13 +131,16 @@ def token_bag_of_words(X, word_vectors, name="X"):
         ids = []
         for token in doc:
             if not isinstance(token, str):
-                raise TypeError(f"{name}[{i}] holds {type(token).__name__} {token!r}; tokens must be str")
+                decode = " (decode them)" if isinstance(token, bytes) else ""
+                raise TypeError(f"{name}[{i}] holds {type(token).__name__} {token!r}; tokens must be str{decode}")
             j = index.get(token)
             if j is None:
                 unknown[token] = unknown.get(token, 0) + 1
             else:
                 ids.append(j)
         n_tokens += len(doc)
+        if len(doc) >= _MIN_TOKENS and 1 - len(ids) / len(doc) > worst_share:
+            worst, worst_share = i, 1 - len(ids) / len(doc)
         if not ids:
             shown = ", ".join(map(repr, list(doc)[:5])) + (", ..." if len(doc) > 5 else "")
             raise ValueError(f"{name}[{i}] has no token that embeddings has a vector for ({shown or 'no tokens'}); "
@@ -130,11 +148,12 @@ def token_bag_of_words(X, word_vectors, name="X"):
         indices.extend(ids)
         indptr.append(len(indices))
     n_unknown = sum(unknown.values())
-    if n_unknown > _UNKNOWN_WARNING * n_tokens:
+    if n_unknown > _UNKNOWN_WARNING * n_tokens or worst is not None:
         common = sorted(unknown, key=unknown.get, reverse=True)[:5]
+        most = "" if worst is None else f"; {name}[{worst}] lost {worst_share:.0%} of its tokens"
         warn_user(f"{n_unknown} of the {n_tokens} tokens of {name} ({n_unknown / n_tokens:.0%}) have no vector in "
-                  f"embeddings and are dropped, most often {', '.join(map(repr, common))}: tokenise the text as "
-                  f"the embeddings were (lower case? punctuation?)")
+                  f"embeddings and are dropped, most often {', '.join(map(repr, common))}{most}: tokenise the "
+                  f"text as the embeddings were (lower case? punctuation?)")
     indices = np.asarray(indices, dtype=np.int64)
     B = sp.csr_matrix((np.ones(len(indices)), indices, np.asarray(indptr, dtype=np.int64)),
                       shape=(len(docs), len(word_vectors)))
