@@ -150,6 +150,12 @@ class WordMoversEmbedding(D2KEBase):
     def _check_input(self, X):
         return super()._check_input(self._counted(X))
 
+    def fit_transform(self, X, y=None, **fit_params):
+        """fit(X), then transform(X), with tokenised documents counted once
+        (and any warning about their unknown tokens given once)."""
+        self._check_params()
+        return super().fit_transform(self._counted(X), y, **fit_params)
+
     def _validate(self, X, reset, name="X"):
         X = self._counted(X, name)
         if self.embeddings is not None and not isinstance(X, Ragged):

@@ -188,3 +188,16 @@ def test_the_embeddings_are_read_once_per_object(matrix, monkeypatch):
     fitted.transform(DOCS)
     assert len(built) == 2
     assert "_word_table" not in pickle.loads(pickle.dumps(fitted)).__dict__
+
+
+def test_fit_transform_counts_the_tokens_once(matrix):
+    vectors = dict(zip(WORDS, matrix))
+    capitalised = [["The", "cat", "Sat", "On"], ["A", "dog", "Ran", "On"]] + DOCS[:1]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        Z = pyd2ke.WordMoversEmbedding(6, embeddings=vectors, random_state=0).fit_transform(capitalised)
+    assert sum("have no vector in embeddings" in str(w.message) for w in caught) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.testing.assert_array_equal(
+            Z, pyd2ke.WordMoversEmbedding(6, embeddings=vectors, random_state=0).fit(capitalised).transform(capitalised))
