@@ -33,13 +33,9 @@ class WordVectors:
     def __len__(self):
         return len(self._rows)
 
-    def matrix(self):
-        """Every word's vector, (vocabulary, dim)."""
-        return self._stack(range(len(self))) if isinstance(self._rows, list) else self._rows
-
     def rows(self, ids):
         """The vectors of words ids, (len(ids), dim), checked finite."""
-        E = self._stack(ids) if isinstance(self._rows, list) else self.matrix()[ids]
+        E = self._stack(ids) if isinstance(self._rows, list) else self._rows[ids]
         bad = np.flatnonzero(~np.isfinite(E).all(axis=1))
         if len(bad):
             i = int(ids[bad[0]])
