@@ -383,7 +383,13 @@ def check_no_missing_rows(X, name="X", all_finite=None):
             row = int(np.searchsorted(csr.indptr, int(np.argmin(np.isfinite(csr.data))), side="right") - 1)
             raise ValueError(f"{name}[{row}] has a missing (NaN) or infinite value; drop or impute it first")
         return X.dtype in _CHECKED_FLOATS
+    column = _first_non_numeric_column(X)
+    if column is not None:  # scikit-learn's message names neither X nor the column
+        raise TypeError(f"{name} has the column {column[0]!r} of dtype {column[1]}, expected numbers in every "
+                        f"column (select the numeric ones, or encode this one, e.g. with OneHotEncoder)")
     A = np.asarray(X)  # no copy for an array; a DataFrame's values
+    if A.dtype.kind in "US":
+        raise TypeError(f"{name} holds strings (dtype {A.dtype}), expected numbers")
     if A.dtype.kind not in "fc" or A.ndim != 2:
         return False  # integers cannot be NaN; anything else: scikit-learn's validation says what is wrong
     core_checks = A.dtype in (np.float64, np.float32) and A.dtype.isnative and A.flags.c_contiguous

@@ -26,6 +26,7 @@ import time
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.pipeline import Pipeline
 from sklearn.utils import get_tags
@@ -39,7 +40,8 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError('pyd2ke.dask needs dask: pip install "pyd2ke[dask]"') from error
 
 from ._base import Pyd2keTransformer
-from .streaming import _PROBE_ROWS, _is_fitted, _rows_per_piece, check_settings, learn_pieces
+from .streaming import (_PROBE_ROWS, _check_labels, _is_fitted, _rows_per_piece, check_settings, fit_on_first,
+                        learn_pieces)
 
 __all__ = ["fit_streamed", "transform"]
 
@@ -235,16 +237,6 @@ def _transform_array(estimator, array, columns, dtype, sparse):
     )
 
 
-class _Ready:
-    """A computed piece, with the interface of a future."""
-
-    def __init__(self, value):
-        self._value = value
-
-    def result(self):
-        return self._value
-
-
 def _label_blocks(labels, npartitions):
     """The labels as one delayed block per partition."""
     if isinstance(labels, db.Bag):
@@ -260,59 +252,101 @@ def _label_blocks(labels, npartitions):
 
 
 def fit_streamed(transformer, learner, objects, labels, *, classes=None, epochs=1, validation=None, patience=2,
-                 tol=1e-4, memory_budget=256 * 2**20, scale=True, verbose=0):
+                 tol=1e-4, memory_budget=256 * 2**20, batch_size=512, scale=True, verbose=0):
     """:func:`pyd2ke.streaming.fit_streamed` with the features computed by Dask.
 
-    The features of each partition are computed on the Dask workers (the
-    next partition's while the learner consumes the current one), then cut
-    into pieces and learned in order on the calling machine, exactly as the
-    local streamed fit learns the same partitions given as chunks: with the
-    same partitions, seeds and settings the two give the same model. A
-    partition lost with a worker is computed again by Dask, with the same
-    bits, so the model does not change either.
+    Each partition's objects are kept where Dask computed them (persisted:
+    objects are far smaller than their features), and its features are
+    computed on the workers a piece at a time, the next piece while the
+    learner consumes the current one, so no more than two pieces of
+    features exist at once, whatever the partitions' sizes. The pieces are
+    learned in order on the calling machine, in the same batches as the
+    local streamed fit: with the same seeds and settings the two give the
+    same model. A partition lost with a worker is computed again by Dask,
+    with the same bits, so the model does not change either.
 
     Parameters
     ----------
     transformer : pyd2ke transformer (or Pipeline of them)
-        Fitted, or fitted here on the first partition (computed locally).
+        Fitted, or a clone of it fitted here on the first partition with
+        objects (computed locally).
     learner : scikit-learn estimator with ``partial_fit``
     objects : dask.bag.Bag or dask.array.Array
         As for :func:`transform`.
     labels : dask.bag.Bag or 1-D dask.array.Array
         One partition (chunk) per partition of objects, of the same sizes.
-    classes, epochs, validation, patience, tol, memory_budget, scale, verbose
+    classes, epochs, validation, patience, tol, memory_budget, batch_size, scale, verbose
         As for :func:`pyd2ke.streaming.fit_streamed`.
 
     Returns
     -------
     model : sklearn.pipeline.Pipeline (transformer, scaler, learner)
     """
-    settings = check_settings(learner, classes, epochs, patience, tol, memory_budget, validation)
+    settings = check_settings(learner, classes, epochs, patience, tol, memory_budget, batch_size, validation)
+    learner = clone(learner)
     t0 = time.perf_counter()
-    label_parts = _label_blocks(labels, objects.npartitions if isinstance(objects, db.Bag)
-                                else len(objects.chunks[0]))
-    object_parts = objects.to_delayed() if isinstance(objects, db.Bag) else list(objects.to_delayed()[:, 0])
-    head = object_parts[0].compute()
-    head = head if isinstance(head, np.ndarray) else list(head)
+    if isinstance(objects, da.Array):
+        if objects.ndim != 2:
+            raise TypeError(f"a dask array of objects must be 2-D (one row per object), got {objects.ndim}-D")
+        objects = objects.rechunk({1: -1})  # whole rows in every block, as transform reads them
+        object_parts = list(objects.to_delayed()[:, 0])
+    elif isinstance(objects, db.Bag):
+        object_parts = objects.to_delayed()
+    else:
+        raise TypeError(f"objects must be a dask.bag.Bag or a dask.array.Array, got {type(objects).__name__}")
+    label_parts = _label_blocks(labels, len(object_parts))
+    # The first partition with objects fits the transformer (when it is not
+    # fitted) and sizes the pieces; empty ones before it are skipped.
+    head = None
+    for part in object_parts:
+        head = _as_objects(part.compute())
+        if len(head):
+            break
+    if head is None or not len(head):
+        raise ValueError("objects holds no objects")
     if not _is_fitted(transformer):
-        transformer.fit(head)
-    rows = _rows_per_piece(transformer, head[:_PROBE_ROWS], settings["memory_budget"])
-    features = transform(transformer, objects).to_delayed()[:, 0]
+        transformer = fit_on_first(transformer, head, "partition")
+    rows = _rows_per_piece(transformer, head[:_PROBE_ROWS], settings["memory_budget"], settings["batch_size"])
+    columns, dtype, sparse = _output_spec(transformer, objects.dtype if isinstance(objects, da.Array) else None)
+    shared, as_objects = _shared(transformer), dask.delayed(_as_objects, pure=True)
+    classes = settings["fit_kwargs"].get("classes")
+
+    def load(i):
+        """Partition i's objects persisted, their count, and its labels here."""
+        (kept,) = dask.persist(as_objects(object_parts[i]))
+        n, y = dask.compute(dask.delayed(len)(kept), label_parts[i])
+        y = np.asarray(y)
+        if n != len(y):
+            raise ValueError(f"partition {i} has {n} objects but {len(y)} labels")
+        _check_labels(y, classes, f"partition {i}")
+        return kept, y
+
+    def piece(kept, start, stop):
+        return dask.compute(_transform_slice(kept, start, stop, shared, columns, dtype, sparse))[0]
 
     def feature_pieces(epoch, pool):
-        def compute(i):
-            return dask.compute(features[i], label_parts[i])
-
-        nxt = pool.submit(compute, 0)
-        for i in range(len(features)):
-            Z, y = nxt.result()
-            if i + 1 < len(features):
-                nxt = pool.submit(compute, i + 1)  # on the workers while this partition is learned
-            y = np.asarray(y)
-            if Z.shape[0] != len(y):
-                raise ValueError(f"partition {i} has {Z.shape[0]} objects but {len(y)} labels")
-            for start in range(0, len(y), rows):
-                yield _Ready(Z[start:start + rows]), y[start:start + rows]
+        loading = pool.submit(load, 0)
+        for i in range(len(object_parts)):
+            kept, y = loading.result()
+            starts = range(0, len(y), rows)
+            if i + 1 < len(object_parts) and not len(starts):
+                loading = pool.submit(load, i + 1)
+            for start in starts:
+                job = pool.submit(piece, kept, start, start + rows)
+                if i + 1 < len(object_parts) and start + rows >= len(y):
+                    loading = pool.submit(load, i + 1)  # after the partition's last piece, on the same thread
+                yield job, y[start:start + rows]
 
     return learn_pieces(transformer, learner, feature_pieces, rows, settings, validation=validation, scale=scale,
                         verbose=verbose, t0=t0)
+
+
+def _as_objects(part):
+    """A partition as something sliceable: arrays as they are, a Bag's
+    (possibly lazy) partition as a list."""
+    return part if isinstance(part, np.ndarray) or sp.issparse(part) else list(part)
+
+
+@dask.delayed(pure=True)
+def _transform_slice(objects, start, stop, estimator, columns, dtype, sparse):
+    return _transform_part(objects[start:stop], estimator, columns, dtype, sparse)

@@ -125,7 +125,8 @@ class HashedRandomFourier(Pyd2keTransformer):
     def _kind(self, X, reset):
         if isinstance(X, ESPSketches):
             return "sketch", X
-        if isinstance(X, (str, bytes)) or (isinstance(X, (list, tuple)) and X and isinstance(X[0], (str, bytes))):
+        if isinstance(X, (str, bytes)) or (isinstance(X, (list, tuple)) and X and isinstance(X[0], (str, bytes))) \
+                or getattr(getattr(X, "dtype", None), "kind", "") in ("U", "S"):
             raise TypeError(
                 "X holds strings; turn them into vectors first (ESPVectorizer, CGKEmbedding, "
                 "or the make_sfmedm / make_sfmcgk pipelines)"
@@ -246,12 +247,14 @@ def _l1_distances(X, rows, n_threads):
     return manhattan_distances(X[rows])
 
 
-class _RowLabelledPipeline(Pipeline):
-    """The pipeline of make_sfmedm and make_sfmcgk: under pandas output its
-    DataFrame keeps the row labels of a pandas input. Its first step hands
-    on a sparse matrix or ESP sketches, which hold none, so scikit-learn
-    would number the rows 0..n-1 and a join with the input's other columns
-    would misalign every row."""
+class SFMPipeline(Pipeline):
+    """The scikit-learn Pipeline that make_sfmedm and make_sfmcgk return:
+    under pandas output its DataFrame keeps the row labels of a pandas
+    input. Its first step hands on a sparse matrix or ESP sketches, which
+    hold none, so scikit-learn would number the rows 0..n-1 and a join with
+    the input's other columns would misalign every row. (A public name:
+    make_pipeline names a step after its class, and search grids name
+    parameters after the step: ``sfmpipeline__fourier__beta``.)"""
 
     def transform(self, X, **params):
         return _with_row_labels(super().transform(X, **params), X)
@@ -273,10 +276,10 @@ def make_sfmedm(*, n_components=1024, beta="auto", random_state=None, n_jobs=Non
     z(S)'z(S') approximates exp(-||V(S) - V(S')||_1 / beta), a kernel on the
     edit distance with moves. beta="auto": twice the median L1 distance
     between the fit strings' ESP vectors (see HashedRandomFourier). Returns
-    an unfitted scikit-learn Pipeline (whose pandas output keeps the row
-    labels of a pandas input).
+    an unfitted SFMPipeline: a scikit-learn Pipeline of the steps "esp" and
+    "fourier" (whose pandas output keeps the row labels of a pandas input).
     """
-    return _RowLabelledPipeline(
+    return SFMPipeline(
         [
             ("esp", ESPVectorizer(output="sketch", n_jobs=n_jobs)),
             (
@@ -296,12 +299,13 @@ def make_sfmcgk(*, n_components=1024, beta="auto", output_length=None, random_st
 
     beta="auto": twice the median L1 (= 2 x Hamming) distance between the
     fit strings' walks (see HashedRandomFourier). Returns an unfitted
-    scikit-learn Pipeline (whose pandas output keeps the row labels of a
-    pandas input). With an integer random_state
+    SFMPipeline: a scikit-learn Pipeline of the steps "cgk" and "fourier"
+    (whose pandas output keeps the row labels of a pandas input). With an
+    integer random_state
     both steps use it (the walk bits and the Fourier weights hash different
     keys, so they stay independent).
     """
-    return _RowLabelledPipeline(
+    return SFMPipeline(
         [
             ("cgk", CGKEmbedding(output_length=output_length, random_state=random_state, n_jobs=n_jobs)),
             (
@@ -315,4 +319,4 @@ def make_sfmcgk(*, n_components=1024, beta="auto", output_length=None, random_st
     )
 
 
-__all__ = ["HashedRandomFourier", "make_sfmedm", "make_sfmcgk"]
+__all__ = ["HashedRandomFourier", "SFMPipeline", "make_sfmedm", "make_sfmcgk"]

@@ -12,14 +12,41 @@ and holds one chunk in memory at a time:
   writes them.
 
 A chunk is a list of objects, or an ``(objects, labels)`` pair when the
-reader has labels.
+reader has labels. :class:`Lines` and :class:`Fasta` read gzip, bzip2 and
+xz files as they are (known by their first bytes, whatever their names).
 """
 
+import bz2
+import gzip
+import lzma
+import os
 from pathlib import Path
 
 import numpy as np
 
 from ._validation import check_positive_int, warn_user
+
+
+# The first bytes of each compressed format, and the module that opens it.
+_COMPRESSED = ((b"\x1f\x8b", gzip), (b"BZh", bz2), (b"\xfd7zXZ\x00", lzma))
+
+
+def _path(path):
+    """path as a Path; a TypeError that says why an open file is not taken."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a file's path (str or pathlib.Path), got {type(path).__name__}: a reader "
+                        f"opens the file again for every pass over it, so pass its name")
+    return Path(path)
+
+
+def _open(path, mode, **text_options):
+    """open(path, mode, ...), or the opener of its compression format."""
+    with open(path, "rb") as f:
+        head = f.read(6)
+    for magic, module in _COMPRESSED:
+        if head.startswith(magic):
+            return module.open(path, mode + "t" if mode == "r" else mode, **text_options)
+    return open(path, mode, **text_options)
 
 
 class Lines:
@@ -28,6 +55,7 @@ class Lines:
     Parameters
     ----------
     path : str or Path
+        A text file, plain or compressed (gzip, bzip2, xz).
     chunk_size : int, default=10000
     label_separator : str or None, default=None
         When given, each line is ``label<sep>string`` (split at the first
@@ -50,7 +78,7 @@ class Lines:
         if extra_fields not in ("warn", "keep", "drop"):
             raise ValueError(f"extra_fields must be 'warn', 'keep' or 'drop', got {extra_fields!r}")
         self.extra_fields = extra_fields
-        self.path = Path(path)
+        self.path = _path(path)
         self.chunk_size = check_positive_int(chunk_size, "chunk_size")
         self.label_separator = label_separator
         self.as_bytes = as_bytes
@@ -65,7 +93,7 @@ class Lines:
             separator = separator.encode(self.encoding)
         newline = b"\r\n" if self.as_bytes else "\r\n"
         warned = self.extra_fields != "warn"
-        with open(self.path, mode, **({} if self.as_bytes else {"encoding": self.encoding, "newline": ""})) as f:
+        with _open(self.path, mode, **({} if self.as_bytes else {"encoding": self.encoding, "newline": ""})) as f:
             try:
                 for number, line in enumerate(f, 1):
                     line = line.rstrip(newline)
@@ -101,7 +129,7 @@ class Lines:
     def _undecodable_line(self):
         """The number of the first line of the file that does not decode
         (text mode decodes blocks ahead of the line it returns)."""
-        with open(self.path, "rb") as f:
+        with _open(self.path, "rb") as f:
             for number, line in enumerate(f, 1):
                 try:
                     line.decode(self.encoding)
@@ -119,6 +147,7 @@ class Fasta:
     Parameters
     ----------
     path : str or Path
+        A FASTA file, plain or compressed (gzip, bzip2, xz).
     chunk_size : int, default=10000
     with_headers : bool, default=False
         Chunks are ``(sequences, headers)`` pairs (the text after ``>``),
@@ -127,14 +156,14 @@ class Fasta:
     """
 
     def __init__(self, path, chunk_size=10000, *, with_headers=False, as_bytes=False):
-        self.path = Path(path)
+        self.path = _path(path)
         self.chunk_size = check_positive_int(chunk_size, "chunk_size")
         self.with_headers = with_headers
         self.as_bytes = as_bytes
 
     def __iter__(self):
         sequences, headers, parts, header = [], [], None, None
-        with open(self.path, encoding="utf-8") as f:
+        with _open(self.path, "r", encoding="utf-8") as f:
             for number, line in enumerate(f, 1):
                 line = line.strip()
                 if line.startswith(">"):

@@ -10,8 +10,11 @@ needs non-negative features: ``standardize=False`` and ``scale=False``).
 The features of the next piece are computed on pyd2ke's threads (which
 release the GIL) while the learner consumes the current one, and only
 those two pieces are held in memory, sized from a memory budget. The
-result is an ordinary fitted scikit-learn ``Pipeline`` (transformer,
-scaler, learner): it predicts, scores and pickles like one.
+learner and the scaler see the rows in batches of a fixed size, cut
+across pieces and chunks, so the model does not depend on the memory
+budget or on how the objects were cut into chunks. The result is an
+ordinary fitted scikit-learn ``Pipeline`` (transformer, scaler, learner):
+it predicts, scores and pickles like one.
 """
 
 import sys
@@ -19,7 +22,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from sklearn.base import is_classifier
+import scipy.sparse as sp
+from sklearn.base import clone, is_classifier
 from sklearn.exceptions import NotFittedError
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
@@ -95,23 +99,51 @@ def _named_in_chunk(method, X, number, start):
         raise type(error)(f"chunk {number}: {error}") from None
 
 
-def _rows_per_piece(transformer, X_probe, memory_budget):
-    """Objects per piece such that the features of the pieces alive at once
-    stay within memory_budget bytes (counted as float64)."""
+def _rows_per_piece(transformer, X_probe, memory_budget, batch_size):
+    """Objects per piece, a multiple of batch_size, such that the features of
+    the pieces alive at once stay within memory_budget bytes (counted as
+    float64); ValueError when not even one batch fits."""
     Z = transformer.transform(X_probe)
     row_bytes = Z.shape[1] * 8 * _COPIES_PER_ROW
-    return max(1, int(memory_budget // row_bytes))
+    rows = int(memory_budget // row_bytes)
+    if rows < batch_size:
+        raise ValueError(f"memory_budget={memory_budget} holds {rows} rows of these {Z.shape[1]} features (two "
+                         f"pieces and two float64 copies of one, {row_bytes} bytes a row), fewer than "
+                         f"batch_size={batch_size}: raise memory_budget to at least {batch_size * row_bytes}, or "
+                         f"lower batch_size")
+    return rows // batch_size * batch_size
+
+
+def _check_labels(y, classes, where):
+    """A piece's labels against `classes` (when given): an unknown label is
+    named with its piece's place, before the learner has learned anything
+    from it (scikit-learn's own error names neither)."""
+    if classes is None or len(y) == 0:
+        return
+    unknown = ~np.isin(y, classes)
+    if not unknown.any():
+        return
+    i = int(np.flatnonzero(unknown)[0])
+    hint = ""
+    if y.dtype.kind in "US" and classes.dtype.kind not in "USO":
+        hint = (f"; these labels are strings (readers give labels as str) and classes are "
+                f"{classes.dtype.name}: pass classes as strings, e.g. classes={[str(c) for c in classes[:3]]}")
+    raise ValueError(f"{where} has the label {y[i].item()!r} (at item {i}), which is not in classes "
+                     f"{classes.tolist()[:10]}{hint}")
 
 
 def fit_streamed(transformer, learner, chunks, *, classes=None, epochs=1, validation=None, patience=2, tol=1e-4,
-                 memory_budget=256 * 2**20, scale=True, verbose=0):
+                 memory_budget=256 * 2**20, batch_size=512, scale=True, verbose=0):
     """Train ``learner`` on the features of objects that arrive in chunks.
 
     Parameters
     ----------
     transformer : pyd2ke transformer or scikit-learn Pipeline of them
-        Fitted, or fitted here on the objects of the first chunk.
+        Fitted (used as it is), or not: then a clone of it is fitted here on
+        the objects of the first chunk.
     learner : scikit-learn estimator with ``partial_fit``
+        Cloned, as scikit-learn's meta-estimators do: the returned model
+        holds a fresh learner, and ``learner`` itself is left as it was.
     chunks : iterable of (objects, labels) pairs
         Re-iterable for several epochs (a list, or a reader of
         :mod:`pyd2ke.readers` with labels); any chunk size: chunks are cut
@@ -125,12 +157,21 @@ def fit_streamed(transformer, learner, chunks, *, classes=None, epochs=1, valida
     validation : (objects, labels) or None, default=None
         Held-out objects: the learner's score on them after every epoch
         (``report.scores``); training stops when it has not improved by
-        ``tol`` for ``patience`` epochs.
+        ``tol`` for ``patience`` epochs (the model is the last epoch's, as
+        with scikit-learn's early stopping).
     patience : int, default=2
     tol : float, default=1e-4
     memory_budget : int, default=256 MiB
         Bytes for the features in flight (two pieces, the scaler's and the
-        learner's float64 copies); sets the objects per piece.
+        learner's float64 copies); sets the objects per piece, a multiple of
+        ``batch_size``. It changes the speed, not the model.
+    batch_size : int, default=512
+        Rows per ``partial_fit`` call (and per update of the running
+        scaler), cut across pieces and chunks; the last batch of an epoch
+        may be shorter. The model depends on it (as on the order of the
+        rows), not on ``memory_budget`` or on the chunks' sizes. (Each call
+        costs about 0.7 ms more than its rows: SGDClassifier on 256
+        features learned 2.8 us a row in batches of 512, 1.7 in one call.)
     scale : bool, default=True
         Standardise the features with running means and variances
         (``StandardScaler.partial_fit``) before the learner.
@@ -144,7 +185,8 @@ def fit_streamed(transformer, learner, chunks, *, classes=None, epochs=1, valida
         scaler when ``scale=False``), with the attribute
         ``streamed_fit_report_`` (:class:`StreamedFitReport`).
     """
-    settings = check_settings(learner, classes, epochs, patience, tol, memory_budget, validation)
+    settings = check_settings(learner, classes, epochs, patience, tol, memory_budget, batch_size, validation)
+    learner = clone(learner)
     if settings["epochs"] > 1 and iter(chunks) is chunks:
         raise TypeError("epochs > 1 needs chunks that can be read again (a list or a reader), not an iterator")
     t0 = time.perf_counter()
@@ -161,16 +203,15 @@ def fit_streamed(transformer, learner, chunks, *, classes=None, epochs=1, valida
     if head is None:
         raise ValueError("chunks holds no objects")
     if not _is_fitted(transformer):
-        if len(X_head) < _FEW_FIT_OBJECTS:
-            warn_user(f"the transformer is fitted on the first chunk with objects, {len(X_head)} of them: its "
-                      f"automatic settings (gamma, the standardisation) come from so few; fit it on more objects "
-                      f"first, or make the first chunk larger")
-        _named_in_chunk(transformer.fit, X_head, head_number, 0)
-    rows = _rows_per_piece(transformer, X_head[:_PROBE_ROWS], settings["memory_budget"])
+        transformer = fit_on_first(transformer, X_head, "chunk",
+                                   lambda fit, X: _named_in_chunk(fit, X, head_number, 0))
+    rows = _rows_per_piece(transformer, X_head[:_PROBE_ROWS], settings["memory_budget"], settings["batch_size"])
+    classes = settings["fit_kwargs"].get("classes")
 
     def feature_pieces(epoch, pool):
         source, first = (_chain([head], first_pass), head_number) if epoch == 0 else (iter(chunks), 0)
         for X, y, number, start in _pieces(source, rows, first):
+            _check_labels(y, classes, f"chunk {number}" if start == 0 else f"chunk {number} from its item {start}")
             # On pyd2ke's threads, GIL released.
             yield pool.submit(_named_in_chunk, transformer.transform, X, number, start), y
 
@@ -178,7 +219,20 @@ def fit_streamed(transformer, learner, chunks, *, classes=None, epochs=1, valida
                         verbose=verbose, t0=t0)
 
 
-def check_settings(learner, classes, epochs, patience, tol, memory_budget, validation=None):
+def fit_on_first(transformer, X, kind, call=lambda fit, X: fit(X)):
+    """A clone of the unfitted transformer fitted on the objects X of the
+    first chunk (kind: "chunk" or "partition") with objects, through
+    call(fit, X); a warning when they are few."""
+    transformer = clone(transformer)
+    if len(X) < _FEW_FIT_OBJECTS:
+        warn_user(f"the transformer is fitted on the first {kind} with objects, {len(X)} of them: its automatic "
+                  f"settings (gamma, the standardisation) come from so few; fit it on more objects first, or make "
+                  f"the first {kind} larger")
+    call(transformer.fit, X)
+    return transformer
+
+
+def check_settings(learner, classes, epochs, patience, tol, memory_budget, batch_size, validation=None):
     """The checked settings of a streamed fit, as a dict (validation is
     checked here too: before the learner learns anything)."""
     if not hasattr(learner, "partial_fit"):
@@ -199,6 +253,7 @@ def check_settings(learner, classes, epochs, patience, tol, memory_budget, valid
         "patience": check_positive_int(patience, "patience"),
         "tol": check_real(tol, "tol", non_negative=True),
         "memory_budget": _check_memory_budget(memory_budget),
+        "batch_size": check_positive_int(batch_size, "batch_size", maximum=None),
         "fit_kwargs": {} if classes is None else {"classes": np.asarray(classes)},
     }
 
@@ -218,24 +273,28 @@ def learn_pieces(transformer, learner, feature_pieces, rows, settings, *, valida
 
     feature_pieces(epoch, pool) yields (job, labels) per piece, ``job.result()``
     being the piece's features; it may use pool (one worker thread) to compute
-    the next piece while the learner consumes the current one."""
+    the next piece while the learner consumes the current one. The pieces'
+    rows reach the scaler and the learner in batches of settings["batch_size"]."""
     scaler = _PieceScaler() if scale else None
     report = StreamedFitReport(rows)
     Z_valid, best, since_best = None, -np.inf, 0
     with ThreadPoolExecutor(max_workers=1) as pool:
         for epoch in range(settings["epochs"]):
+            batches = _Batches(settings["batch_size"],
+                               lambda Z, y: _learn(Z, y, learner, scaler, epoch, settings["fit_kwargs"]))
             pending = None
             for job, y in feature_pieces(epoch, pool):
                 if pending is not None:
-                    _learn(*pending, learner, scaler, epoch, settings["fit_kwargs"])
+                    batches.add(pending[0].result(), pending[1])
                     report.pieces += 1
                     if verbose and report.pieces % 100 == 0:
                         _say(report, epoch, t0, with_score=False)
                 pending = (job, y)
                 report.rows_seen += len(y)
             if pending is not None:
-                _learn(*pending, learner, scaler, epoch, settings["fit_kwargs"])
+                batches.add(pending[0].result(), pending[1])
                 report.pieces += 1
+            batches.finish()
             report.epochs = epoch + 1
             if validation is not None:
                 if Z_valid is None:
@@ -255,6 +314,39 @@ def learn_pieces(transformer, learner, feature_pieces, rows, settings, *, valida
                       ("scaler", scaler.fitted() if scaler is not None else "passthrough"), ("learner", learner)])
     model.streamed_fit_report_ = report
     return model
+
+
+class _Batches:
+    """Pieces' features and labels re-cut into batches of exactly `size`
+    rows, across piece and chunk boundaries (the epoch's last batch may be
+    shorter), each handed to learn(Z, y): the learner then sees the same
+    calls whatever the memory budget and the chunks."""
+
+    def __init__(self, size, learn):
+        self.size, self.learn = size, learn
+        self.held = None  # (features, labels) of fewer than `size` rows, waiting for the next piece
+
+    def add(self, Z, y):
+        start = 0
+        if self.held is not None:
+            start = min(self.size - self.held[1].shape[0], len(y))
+            Z_head = sp.vstack([self.held[0], Z[:start]], format="csr") if sp.issparse(Z) else \
+                np.concatenate([self.held[0], Z[:start]])
+            self.held = (Z_head, np.concatenate([self.held[1], y[:start]]))
+            if len(self.held[1]) < self.size:
+                return
+            self.learn(*self.held)
+            self.held = None
+        whole = start + (len(y) - start) // self.size * self.size
+        for a in range(start, whole, self.size):
+            self.learn(Z[a:a + self.size], y[a:a + self.size])
+        if whole < len(y):  # a copy: a view would keep the whole piece alive
+            self.held = (Z[whole:].copy(), y[whole:].copy())
+
+    def finish(self):
+        if self.held is not None:
+            self.learn(*self.held)
+            self.held = None
 
 
 def _chain(*iterables):
@@ -289,8 +381,7 @@ class _PieceScaler:
         return self._scaler if self._scaler is not None else StandardScaler()
 
 
-def _learn(job, y, learner, scaler, epoch, fit_kwargs):
-    Z = job.result()
+def _learn(Z, y, learner, scaler, epoch, fit_kwargs):
     if scaler is not None:
         if epoch == 0:  # running statistics in the first pass, fixed after it
             scaler.partial_fit(Z)

@@ -160,9 +160,10 @@ def _streamed_pair(client, transformer, tmp_path=None):
     y = np.array([len(s) % 3 for s in X])
     budget = 7 * rse.n_components_ * 8 * 4  # pieces of 7 objects: partitions of 15 cut 7, 7, 1
     chunks = [(X[i:i + 15], y[i:i + 15]) for i in range(0, N, 15)]
-    local = local_fit(rse, SGDClassifier(random_state=0), chunks, classes=[0, 1, 2], epochs=2, memory_budget=budget)
+    local = local_fit(rse, SGDClassifier(random_state=0), chunks, classes=[0, 1, 2], epochs=2, memory_budget=budget,
+                      batch_size=7)
     remote = dask_fit(transformer(rse, X), SGDClassifier(random_state=0), db.from_sequence(X, npartitions=8),
-                      da.from_array(y, chunks=15), classes=[0, 1, 2], epochs=2, memory_budget=budget)
+                      da.from_array(y, chunks=15), classes=[0, 1, 2], epochs=2, memory_budget=budget, batch_size=7)
     return local, remote, X
 
 
@@ -181,3 +182,73 @@ def test_streamed_fit_survives_a_killed_worker(client, tmp_path):
     assert os.path.exists(marker)
     assert set(client.scheduler_info()["workers"]) != workers_before  # a worker really died
     np.testing.assert_array_equal(remote[-1].coef_, local[-1].coef_)
+
+
+class _RecordingRSE(pyd2ke.RandomStringEmbedding):
+    """Records how many objects each transform call gets."""
+
+    calls = []
+
+    def transform(self, X):
+        _RecordingRSE.calls.append(len(X))
+        return super().transform(X)
+
+
+def test_streamed_fit_computes_a_partition_a_piece_at_a_time():
+    """A trial: each partition's whole feature matrix was computed and
+    brought back at once (410 MB for one partition of 200000 strings at a
+    16 MiB budget). Now a partition's features come a piece at a time."""
+    import dask
+    from sklearn.linear_model import SGDClassifier
+
+    from pyd2ke.dask import fit_streamed as dask_fit
+    from pyd2ke.streaming import fit_streamed as local_fit
+
+    rse, X = fitted("rse-bss")
+    y = np.array([len(s) % 3 for s in X])
+    recording = _RecordingRSE(**rse.get_params()).fit(X)
+    budget = 7 * rse.n_components_ * 8 * 4
+    with dask.config.set(scheduler="sync"):
+        _RecordingRSE.calls = []
+        remote = dask_fit(recording, SGDClassifier(random_state=0), db.from_sequence(X, npartitions=1),
+                          da.from_array(y, chunks=N), classes=[0, 1, 2], memory_budget=budget, batch_size=7)
+    assert max(_RecordingRSE.calls) == 7 and sum(_RecordingRSE.calls[1:]) == N  # [0]: the width probe
+    local = local_fit(rse, SGDClassifier(random_state=0), [(X, y)], classes=[0, 1, 2], memory_budget=budget,
+                      batch_size=7)
+    np.testing.assert_array_equal(remote[-1].coef_, local[-1].coef_)
+
+
+def test_streamed_fit_skips_empty_partitions_and_merges_column_chunks():
+    """Trials: an empty first partition (normal after Bag.filter) failed
+    with "X is empty"; an array chunked by columns was fitted on its first
+    column block ("X has 10 features, but ... expecting 5")."""
+    import dask
+    from sklearn.linear_model import SGDClassifier
+
+    from pyd2ke.dask import fit_streamed as dask_fit
+    from pyd2ke.streaming import fit_streamed as local_fit
+
+    _, X = fitted("rse-bss")
+    y = np.array([len(s) % 3 for s in X])
+    with dask.config.set(scheduler="sync"):
+        objects = db.from_sequence(list(enumerate(X)), npartitions=4).filter(lambda p: p[0] >= 30).map(lambda p: p[1])
+        labels = db.from_sequence(list(enumerate(y)), npartitions=4).filter(lambda p: p[0] >= 30).map(lambda p: p[1])
+        assert objects.map_partitions(lambda p: [len(list(p))]).compute()[0] == 0
+        with pytest.warns(UserWarning, match="fitted on the first partition with objects, 30 of them"):
+            model = dask_fit(pyd2ke.RandomStringEmbedding(8, random_state=0), SGDClassifier(random_state=0),
+                             objects, labels, classes=[0, 1, 2])
+        # Fitted on the first partition with objects, X[30:60], in both (with a warning: 30 objects).
+        with pytest.warns(UserWarning, match="fitted on the first chunk with objects, 30 of them"):
+            local = local_fit(pyd2ke.RandomStringEmbedding(8, random_state=0), SGDClassifier(random_state=0),
+                              [(X[30:60], y[30:60]), (X[60:], y[60:])], classes=[0, 1, 2])
+        np.testing.assert_array_equal(model[-1].coef_, local[-1].coef_)
+
+        V = np.random.default_rng(0).normal(size=(400, 10))
+        t = (V[:, 0] > 0).astype(int)
+        fourier = pyd2ke.HashedRandomFourier(n_components=32, random_state=0)
+        model = dask_fit(fourier, SGDClassifier(random_state=0), da.from_array(V, chunks=(100, 5)),
+                         da.from_array(t, chunks=100), classes=[0, 1])
+        local = local_fit(fourier, SGDClassifier(random_state=0), [(V[:100], t[:100]), (V[100:], t[100:])],
+                          classes=[0, 1])
+        assert model[0].n_features_in_ == 10
+        np.testing.assert_array_equal(model[-1].coef_, local[-1].coef_)

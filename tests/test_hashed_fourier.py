@@ -219,3 +219,14 @@ def test_auto_beta_leaves_duplicate_rows_out_and_warns_without_two_different_row
     assert beta > 100  # the distinct pairs' median; duplicates made it 0 and beta 1.0
     with pytest.warns(UserWarning, match=r'beta="auto" found no two different rows'):
         assert make_sfmedm(random_state=0).fit([strings[0]] * 5)[-1].beta_ == 1.0
+
+
+def test_the_sfm_pipelines_have_a_public_name_for_their_step():
+    """A trial: make_pipeline(make_sfmedm()) named its step and every grid
+    key after a private class (_rowlabelledpipeline__fourier__beta)."""
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    for make in (make_sfmedm, make_sfmcgk):
+        pipeline = make_pipeline(make(), StandardScaler())
+        assert "sfmpipeline__fourier__beta" in pipeline.get_params()

@@ -125,6 +125,21 @@ def test_the_output_type_is_what_transform_returns(name):
     assert dtype == (Z.counts.dtype if kind == "sketch" else Z.dtype)
 
 
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_transform_leaves_the_fitted_estimator_as_it_was(name):
+    """scikit-learn's check_dict_unchanged, on every estimator's own input (a
+    trial: DensityKernelFeatures.transform added a cache of padded weights)."""
+    make, data = CASES[name]
+    X = data(N)
+    estimator = make(0, 1).fit(X)
+    before = {step: dict(vars(step)) for step in _steps(estimator)}
+    estimator.transform(X)
+    for step, state in before.items():
+        assert vars(step).keys() == state.keys(), type(step).__name__
+        for key, value in state.items():
+            assert vars(step)[key] is value, f"{type(step).__name__}.{key}"
+
+
 class _Nonsense:
     """A value no constraint takes: no number, string, callable, array, estimator or None."""
 

@@ -31,21 +31,20 @@ def test_streamed_fit_is_the_hand_written_loop(dna):
     X, y = dna.X_train[:900], np.asarray(dna.y_train[:900])
     classes = np.unique(y)
     rse = pyd2ke.RandomStringEmbedding(64, random_state=0).fit(X)
-    budget = 50 * 64 * 8 * 4  # 50 objects per piece
+    budget = 100 * 64 * 8 * 4  # 100 objects per piece
     model = fit_streamed(rse, SGDClassifier(random_state=0), _chunks(X, y, 120), classes=classes, epochs=2,
-                         memory_budget=budget)
+                         memory_budget=budget, batch_size=50)
     report = model.streamed_fit_report_
-    assert report.rows_per_piece == 50 and report.epochs == 2 and report.rows_seen == 1800
-    # The same pieces by hand: 120-object chunks cut into 50, 50, 20.
+    # 120-object chunks cut into pieces of 100 and 20; the learner sees 50 rows at a time across them.
+    assert report.rows_per_piece == 100 and report.epochs == 2 and report.rows_seen == 1800
+    assert report.pieces == 2 * (7 * 2 + 1)  # the last chunk, of 60, is one piece
     scaler, learner = StandardScaler(), SGDClassifier(random_state=0)
     for epoch in range(2):
-        for start in range(0, 900, 120):
-            for a in range(start, min(900, start + 120), 50):
-                b = min(a + 50, start + 120, 900)
-                Z = rse.transform(X[a:b])
-                if epoch == 0:
-                    scaler.partial_fit(Z)
-                learner.partial_fit(scaler.transform(Z), y[a:b], classes=classes)
+        for a in range(0, 900, 50):
+            Z = rse.transform(X[a:a + 50])
+            if epoch == 0:
+                scaler.partial_fit(Z)
+            learner.partial_fit(scaler.transform(Z), y[a:a + 50], classes=classes)
     # The streamed fit's own running scaler (RunningStandardScaler) sums in
     # another order than StandardScaler: equal up to rounding.
     for attribute in ("mean_", "var_", "scale_"):
@@ -56,6 +55,52 @@ def test_streamed_fit_is_the_hand_written_loop(dna):
     np.testing.assert_array_equal(model.predict(dna.X_test), learner.predict(scaler.transform(rse.transform(dna.X_test))))
     again = pickle.loads(pickle.dumps(model))
     np.testing.assert_array_equal(again.predict(dna.X_test[:50]), model.predict(dna.X_test[:50]))
+
+
+@pytest.mark.parametrize("learner", [SGDClassifier(random_state=0), SGDClassifier(random_state=0, shuffle=False)])
+def test_the_model_does_not_depend_on_the_memory_budget_or_the_chunks(dna, learner):
+    """A trial: the running scaler and shuffling partial_fit saw pieces sized
+    from memory_budget, so 64 MiB and 64 kiB gave coefficients 77 % apart."""
+    X, y = dna.X_train[:700], np.asarray(dna.y_train[:700])
+    rse = pyd2ke.RandomStringEmbedding(32, random_state=0).fit(X)
+    row = 32 * 8 * 4
+    models = [fit_streamed(rse, learner, _chunks(X, y, size), classes=np.unique(y), epochs=2, memory_budget=budget,
+                           batch_size=64)
+              for size, budget in [(700, 2**26), (700, 64 * row), (97, 128 * row), (1, 2**20)]]
+    for model in models[1:]:
+        np.testing.assert_array_equal(model[-1].coef_, models[0][-1].coef_)
+        np.testing.assert_array_equal(model["scaler"].mean_, models[0]["scaler"].mean_)
+    assert models[1].streamed_fit_report_.rows_per_piece == 64
+    with pytest.raises(ValueError, match="memory_budget=8192 holds 8 rows .* fewer than batch_size=64"):
+        fit_streamed(rse, learner, _chunks(X, y, 100), classes=np.unique(y), memory_budget=8192, batch_size=64)
+    with pytest.raises(ValueError, match="batch_size must be >= 1"):
+        fit_streamed(rse, learner, _chunks(X, y, 100), classes=np.unique(y), batch_size=0)
+
+
+def test_the_learner_and_an_unfitted_transformer_are_cloned(dna):
+    """A trial: a second call went on from the first call's learner (and
+    changed the first returned model)."""
+    X, y = dna.X_train[:300], np.asarray(dna.y_train[:300])
+    learner, rse = SGDClassifier(random_state=0), pyd2ke.RandomStringEmbedding(16, random_state=0)
+    first = fit_streamed(rse, learner, _chunks(X, y, 100), classes=np.unique(y))
+    coef = first[-1].coef_.copy()
+    second = fit_streamed(rse, learner, _chunks(X, y, 100), classes=np.unique(y))
+    assert first[-1] is not second[-1] and first[-1] is not learner and first[0] is not rse
+    assert not hasattr(learner, "coef_") and not hasattr(rse, "random_objects_")
+    np.testing.assert_array_equal(first[-1].coef_, coef)
+    np.testing.assert_array_equal(second[-1].coef_, coef)
+    fitted = pyd2ke.RandomStringEmbedding(16, random_state=1).fit(X)
+    assert fit_streamed(fitted, learner, _chunks(X, y, 100), classes=np.unique(y))[0] is fitted
+
+
+def test_an_unknown_label_is_named_with_its_chunk(dna):
+    X, y = dna.X_train[:300], np.unique(dna.y_train[:300], return_inverse=True)[1]
+    rse = pyd2ke.RandomStringEmbedding(16, random_state=0).fit(X)
+    with pytest.raises(ValueError, match=r"chunk 2 has the label 7 \(at item 5\), which is not in classes \[0, 1, 2\]"):
+        fit_streamed(rse, SGDClassifier(), _chunks(X, np.r_[y[:205], 7, y[206:]], 100), classes=[0, 1, 2])
+    text = y.astype(str)
+    with pytest.raises(ValueError, match=r"chunk 0 has the label '.' .*labels are strings .* classes=\['0', '1', '2'\]"):
+        fit_streamed(rse, SGDClassifier(), _chunks(X, text, 100), classes=[0, 1, 2])
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -105,7 +150,7 @@ def test_transformer_fitted_on_the_first_chunk_and_early_stopping(dna):
     model = fit_streamed(rse, SGDClassifier(random_state=0), _chunks(X, y, 200), classes=np.unique(y), epochs=50,
                          validation=(dna.X_test[:200], dna.y_test[:200]), patience=2, tol=0.5)
     report = model.streamed_fit_report_
-    assert rse.n_components_ == 32  # fitted on the first chunk
+    assert model[0].n_components_ == 32 and not hasattr(rse, "n_components_")  # a clone, fitted on the first chunk
     assert report.stopped_early and report.epochs == 3 and len(report.scores) == 3
 
 
@@ -274,7 +319,7 @@ def test_an_error_names_the_chunk_and_the_item_in_it():
     # Pieces of 100 sets: the bad one is item 50 of its piece, 250 of chunk 1.
     with pytest.raises(ValueError, match=r"^chunk 1: X\[250\] contains NaN"):
         fit_streamed(fitted, SGDClassifier(), [(sets[:100], y[:100]), (sets, y)], classes=[0, 1],
-                     memory_budget=100 * 8 * 8 * 4)
+                     memory_budget=100 * 8 * 8 * 4, batch_size=100)
     with pytest.raises(ValueError, match=r"^chunk 1: X\[250\] contains NaN"):  # fitting on the first chunk with objects
         fit_streamed(pyd2ke.RandomSetEmbedding(8, random_state=0), SGDClassifier(), [([], []), (sets, y)],
                      classes=[0, 1])
@@ -290,3 +335,32 @@ def test_a_transformer_fitted_on_a_tiny_first_chunk_warns():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         fit_streamed(pyd2ke.RandomSetEmbedding(8, random_state=0), SGDClassifier(), [(sets, y)], classes=[0, 1])
+
+
+@pytest.mark.parametrize("module", ["gzip", "bz2", "lzma"])
+def test_readers_read_compressed_files(tmp_path, module):
+    """A trial: a gzipped file was read as text and failed with "not valid
+    utf-8", an advice that led nowhere."""
+    import importlib
+
+    opener = importlib.import_module(module)
+    lines = "0\tACGT\n1\tGGCA\n\n1\tTTAÄ\n"
+    path = tmp_path / "train.tsv.any"  # the format is known by its first bytes, not by its name
+    with opener.open(path, "wt", encoding="utf-8") as f:
+        f.write(lines)
+    plain = tmp_path / "plain.tsv"
+    plain.write_text(lines, encoding="utf-8")
+    for as_bytes in (False, True):
+        assert list(Lines(path, 2, label_separator="\t", as_bytes=as_bytes)) == \
+            list(Lines(plain, 2, label_separator="\t", as_bytes=as_bytes))
+    fasta = tmp_path / "seqs.fa.z"
+    with opener.open(fasta, "wt", encoding="utf-8") as f:
+        f.write(">a one\nACG\nT\n>b\nGG\n")
+    assert list(Fasta(fasta, with_headers=True)) == [(["ACGT", "GG"], ["a one", "b"])]
+
+
+def test_a_reader_refuses_an_open_file_saying_why(tmp_path):
+    path = tmp_path / "a.txt"
+    path.write_text("ACGT\n")
+    with open(path) as f, pytest.raises(TypeError, match="path must be a file's path .* got TextIOWrapper"):
+        Lines(f)

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import pyd2ke
 from pyd2ke import RandomStringEmbedding, RepresentativeSetEmbedding
 from pyd2ke.distances import pairwise_distances
 
@@ -99,3 +100,18 @@ def test_sparse_objects_are_named():
     for estimator in (RandomSetEmbedding(4), RandomWarpingSeries(4)):
         with pytest.raises(TypeError, match=r"X\[0\] is a scipy.sparse matrix.*toarray"):
             estimator.fit(items)
+
+
+@pytest.mark.parametrize("make", [lambda: pyd2ke.RandomMaclaurin(8), lambda: pyd2ke.HashedRandomFourier(n_components=8)])
+def test_vector_estimators_name_a_non_numeric_column(make):
+    """A trial: a category column gave numpy's "could not convert string to
+    float: 'red'", naming neither X nor the column."""
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"size": [1.0, 2.0, 3.0], "colour": pd.Categorical(["red", "blue", "red"])})
+    with pytest.raises(TypeError, match="X has the column 'colour' of dtype category, expected numbers"):
+        make().fit(frame)
+    fitted = make().fit(frame[["size"]].assign(other=1.0))
+    with pytest.raises(TypeError, match="X has the column 'other' of dtype category"):
+        fitted.transform(frame.rename(columns={"colour": "other"}))
+    with pytest.raises(TypeError, match="X holds strings|turn them into vectors"):
+        make().fit(np.array([["1", "a"], ["2", "b"]]))

@@ -153,7 +153,6 @@ class _SampleSetTransformer(Pyd2keTransformer):
     def _fit(self, X, y=None):
         """Fit the scaling onto [0, 1]^l (and the bandwidths and sigma the
         parameters leave to the data); draw the random frequencies."""
-        self.__dict__.pop("_padded_cache", None)  # padded copies of an earlier fit's weights
         rng = check_random_state(self.random_state)
         self._fit_scaled(self._scale_sets(X, fit=True), rng)
 
@@ -211,25 +210,13 @@ class _SampleSetTransformer(Pyd2keTransformer):
     def _max_block_sets(self):
         return _BLOCK_SETS
 
-    def _padded(self, weights):
-        """weights (a fitted matrix) padded for matmul_rows, once per fit: a
-        cache that pickles leave out."""
-        cache = self.__dict__.setdefault("_padded_cache", {})
-        entry = cache.get(id(weights))
-        if entry is None or entry[0] is not weights:
-            entry = cache[id(weights)] = (weights, pad_columns(weights))
-        return entry[1]
-
-    def __getstate__(self):
-        state = super().__getstate__()
-        state.pop("_padded_cache", None)
-        return state
-
-    def _random_fourier(self, E, weights, dtype, out=None):
+    def _random_fourier(self, E, weights, dtype, out=None, padded=None):
         """sqrt(2/D) [sin(E W), cos(E W)]: E (n, m), W (m, D/2); the sines and
         cosines by the core, from the float64 products, into `out` (rows of
-        the output, C order) or a new array."""
-        P = np.ascontiguousarray(matmul_rows(E, self._padded(weights), columns=weights.shape[1]))
+        the output, C order) or a new array. padded: pad_columns(W), when the
+        caller multiplies by W many times."""
+        padded = pad_columns(weights) if padded is None else padded
+        P = np.ascontiguousarray(matmul_rows(E, padded, columns=weights.shape[1]))
         half = P.shape[1]
         if out is None or not out.flags.c_contiguous:
             rows = np.empty((P.shape[0], 2 * half), dtype=dtype)
@@ -278,9 +265,10 @@ class _SampleSetTransformer(Pyd2keTransformer):
     def _transform_chunk(self, packed, out):
         """Z[i] . Z[j] approximates K(p_i, p_j); rows do not depend on the chunk."""
         W, dtype = self.random_weights_, out.dtype
+        padded = pad_columns(W)  # once per chunk (not kept: transform leaves the estimator as it was)
 
         def features(block, rows):
-            self._random_fourier(self._embed_block(block), W, dtype, out=rows)
+            self._random_fourier(self._embed_block(block), W, dtype, out=rows, padded=padded)
 
         return self._map_blocks(packed, features, out.shape[1], dtype, out, into=True)
 
