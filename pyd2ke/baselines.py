@@ -62,6 +62,10 @@ class RepresentativeSetEmbedding(D2KEBase):
         store_parameters(self, locals())
 
     def _check_params(self):
+        if callable(self.metric):
+            raise TypeError(f"metric must be a built-in metric's name here, got the callable {self.metric!r}: for "
+                            f"a distance function, D2KE(metric=function, sampler='representative') is this "
+                            f"estimator")
         check_choice(self.metric, "metric", set(METRICS))
         super()._check_params()
 

@@ -28,6 +28,7 @@ from ._domains import METRICS, check_metric_params, domain_for, fill_metrics_doc
 from ._domains.base import soft_or_direct
 from ._domains.point_sets import POINT_SETS
 from ._domains.series import SERIES
+from ._domains.strings import with_default_metric_hint
 from ._parallel import chunk_bounds
 from ._standardize import feature_statistics, standardize_into
 from ._validation import (
@@ -119,7 +120,12 @@ class D2KEBase(Pyd2keTransformer):
             X, vocabulary = encode(X, getattr(self, "node_label_vocabulary_", None), reset, name)
             if reset:
                 self.node_label_vocabulary_ = vocabulary
-        X, flavour = domain.check(X, name, check_dtype(self.dtype))
+        try:
+            X, flavour = domain.check(X, name, check_dtype(self.dtype))
+        except (TypeError, ValueError) as error:
+            if "metric" not in self._get_param_names() or self.metric != "levenshtein":
+                raise
+            raise with_default_metric_hint(error) from None  # D2KE's and RSM's default metric met non-strings
         if reset:
             if not getattr(self, "_layout_known", False):  # set by the aeon and sktime adapters
                 domain.check_layout(X, name)

@@ -3,6 +3,7 @@
 import numpy as np
 
 from ._domains import METRICS, check_metric_params, domain_for, fill_metrics_doc
+from ._domains.strings import with_default_metric_hint
 from ._parallel import chunk_bounds, using_threads
 from ._validation import check_dtype, check_finite_output, effective_n_threads, errors_labelled, item_columns
 
@@ -53,12 +54,11 @@ def _pairwise_distances(X, Y, metric, n_jobs, dtype, metric_params):
                              f"(table[{columns_x}])")
     try:
         X, flavour_x = domain.check(X, "X", dtype)
-    except TypeError as error:
-        if metric == "levenshtein" and "expected str or bytes" in str(error):
-            # The default metric met arrays or numbers: name the metric the user did not choose.
-            raise TypeError(f"{error}; metric='levenshtein' (the default) compares strings: pass metric= for "
-                            f"other objects, e.g. metric='dtw' for time series") from None
-        raise
+    except (TypeError, ValueError) as error:
+        if metric != "levenshtein":
+            raise
+        # The default metric met arrays or numbers: name the metric the user did not choose.
+        raise with_default_metric_hint(error) from None
     domain.check_layout(X, "X")
     if Y is None:
         Y, flavour_y = X, flavour_x

@@ -105,6 +105,19 @@ def test_series_given_to_the_default_string_metric_are_told_of_dtw():
     with pytest.raises(TypeError, match=r"X\[0\] is ndarray, expected str or bytes; metric='levenshtein' \(the "
                                         r"default\) compares strings.*metric='dtw'"):
         pairwise_distances([np.ones(3), np.zeros(4)])
+    # A tslearn user's trial: arrays, and the two estimators whose metric defaults to levenshtein, said only
+    # "X must be one-dimensional".
+    series = np.zeros((5, 20, 1))
+    hint = r"metric='levenshtein' \(the default\) compares strings.*metric='dtw'"
+    for call in (lambda: pairwise_distances(series), lambda: pyd2ke.RepresentativeSetEmbedding(4).fit(series),
+                 lambda: pyd2ke.D2KE(n_components=4).fit(series[..., 0]),
+                 lambda: pyd2ke.D2KE(n_components=4).fit(list(series))):
+        with pytest.raises((TypeError, ValueError), match=hint):
+            call()
+    with pytest.raises(ValueError, match=r"must be one-dimensional .* got an array of shape \(5, 20, 1\)$"):
+        pyd2ke.RandomStringEmbedding(4).fit(series)  # strings are all it takes: no metric to name
+    with pytest.raises(TypeError, match=r"for a distance function, D2KE\(metric=function, sampler='representative'\)"):
+        pyd2ke.RepresentativeSetEmbedding(metric=lambda a, b: 0.0).fit(["ab", "cd"])
 
 
 def test_a_long_format_panel_is_named():
