@@ -238,6 +238,8 @@ def check_settings(learner, classes, epochs, patience, tol, memory_budget, batch
     if not hasattr(learner, "partial_fit"):
         raise TypeError(f"learner must have partial_fit (SGDClassifier, SGDRegressor, ...), got "
                         f"{type(learner).__name__}")
+    if classes is not None and not is_classifier(learner):
+        raise ValueError(f"classes is for classifiers; {type(learner).__name__} is not one: leave classes out")
     if is_classifier(learner) and classes is None:
         raise ValueError("classes is required for a classifier: partial_fit must know every class from the "
                          "first piece on (e.g. classes=numpy.unique(all_labels))")

@@ -98,6 +98,8 @@ def test_an_unknown_label_is_named_with_its_chunk(dna):
     rse = pyd2ke.RandomStringEmbedding(16, random_state=0).fit(X)
     with pytest.raises(ValueError, match=r"chunk 2 has the label 7 \(at item 5\), which is not in classes \[0, 1, 2\]"):
         fit_streamed(rse, SGDClassifier(), _chunks(X, np.r_[y[:205], 7, y[206:]], 100), classes=[0, 1, 2])
+    with pytest.raises(ValueError, match="classes is for classifiers; SGDRegressor is not one"):
+        fit_streamed(rse, SGDRegressor(), _chunks(X, y, 100), classes=[0, 1, 2])
     text = y.astype(str)
     with pytest.raises(ValueError, match=r"chunk 0 has the label '.' .*labels are strings .* classes=\['0', '1', '2'\]"):
         fit_streamed(rse, SGDClassifier(), _chunks(X, text, 100), classes=[0, 1, 2])
