@@ -423,6 +423,14 @@ class RandomMaclaurin(Pyd2keTransformer):
         if stacked is not None:
             rows = product_rows(_STACKED_BYTES, 8 * stacked[0].shape[1], high=rows)
             signs = self.rademacher_.astype(np.float64)  # once, not per block
+        # The h01 linear columns of per-factor RBFSampler maps: from the same
+        # row-by-row product as the factors' (RBFSampler.transform's BLAS
+        # product rounds by the block's rows, so chunks changed the last bits).
+        linear_fourier = None
+        if exact and stacked is not None and type(self.inner_maps_[-1]) is RBFSampler:
+            last = self.inner_maps_[-1]
+            linear_fourier = (pad_columns(last.random_weights_), last.random_offset_,
+                              math.sqrt(2.0) / math.sqrt(last.random_weights_.shape[1]))
         n_threads = effective_n_threads(self.n_jobs)
         blocks = row_blocks(n, rows, n_threads)
         rows = max((stop - start for start, stop in blocks), default=0)  # buffers no larger than a block
@@ -467,7 +475,14 @@ class RandomMaclaurin(Pyd2keTransformer):
             if exact:
                 out[start:stop, exact:] = target
                 out[start:stop, 0] = math.sqrt(self.coefficient(0))
-                linear = block if shared else self.inner_maps_[-1].transform(block)
+                if shared:
+                    linear = block
+                elif linear_fourier is not None:
+                    weights, offsets, fourier_scale = linear_fourier
+                    dense = block.toarray() if sp.issparse(block) else block
+                    linear = np.cos(matmul_rows(dense, weights, columns=len(offsets)) + offsets) * fourier_scale
+                else:
+                    linear = self.inner_maps_[-1].transform(block)
                 dense = linear.toarray() if sp.issparse(linear) else linear
                 out[start:stop, 1:exact] = math.sqrt(self.coefficient(1)) * dense
                 check_finite_output(out[start:stop, :exact], "X", start)

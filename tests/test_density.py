@@ -557,7 +557,10 @@ def test_packed_input_and_outside_points():
     near = rng.normal(0.5, 0.05, (200, 1))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        one.transform([near, near + 0.6])  # up to 0.3 of the range outside: reflection's job, no warning
+        one.transform([near, near + 0.45])  # a few points up to 0.2 of the range outside: reflection's job
+    # Each point at most 0.3 of the range outside, but nearly all of them: the set is read as N(0.9, 0.05).
+    with pytest.warns(UserWarning, match=r"a set of X has 9\d% of its points outside the fit data's range"):
+        one.transform([near, near + 0.6])
     with pytest.warns(UserWarning, match=r"dimension 0 \(fit range \[") as caught:
         one.transform([near, near + 2.0])
     assert caught[0].filename == __file__
@@ -723,3 +726,51 @@ def test_a_bandwidth_below_the_grid_spacing_warns():
         warnings.simplefilter("error")
         DensityKernelFeatures(n_components=16, bandwidth=0.02, random_state=0).fit(sets)
         DensityKernelFeatures(n_components=16, bandwidth=0.005, integration="random", random_state=0).fit(sets)
+
+
+def test_a_large_set_is_embedded_a_slice_at_a_time():
+    """A trial: MeanEmbeddingFeatures held every point's base features of a
+    set at once (2.3 GB above the input for three sets of 400,000 points).
+    A set larger than a block is summed over slices from its first point:
+    the mean embedding of the whole sum, to rounding, and the same bits
+    whatever the chunks."""
+    rng = np.random.default_rng(0)
+    sets = [rng.normal(size=(50, 2)), rng.normal(1.0, size=(_base._BLOCK_POINTS + 9000, 2)), rng.normal(size=(7, 2))]
+    estimator = MeanEmbeddingFeatures(16, n_base_components=8, random_state=0).fit(sets)
+    scaled = estimator._scale_sets(sets, fit=False)
+    whole = estimator._random_fourier(scaled[1], estimator.base_weights_, np.dtype(np.float64)).mean(axis=0)
+    embeddings = estimator.mean_embeddings(sets)
+    np.testing.assert_allclose(embeddings[1], whole, rtol=1e-12, atol=1e-15)
+    with pyd2ke.chunking(max_items=1):
+        np.testing.assert_array_equal(estimator.mean_embeddings(sets), embeddings)
+        np.testing.assert_array_equal(estimator.transform(sets[1:2]), estimator.transform(sets)[1:2])
+
+
+@pytest.mark.parametrize("n_dims", [1, 2, 3])
+def test_basis_indices_are_the_smallest_multi_indices(n_dims):
+    """By definition (every index of a box wide enough, by |alpha|^2 then
+    lexicographically); the search no longer counts up from K = 1 (1-D
+    basis_size=10^7 ran for hours), and basis_size is bounded."""
+    from pyd2ke.density.basis import basis_indices
+
+    for size in (1, 2, 7, 8, 9, 64, 65, 300):
+        side = int(np.ceil(size ** (1.0 / n_dims))) + 2
+        box = np.indices((side,) * n_dims).reshape(n_dims, -1).T
+        order = sorted(map(tuple, box), key=lambda a: (sum(v * v for v in a), a))
+        np.testing.assert_array_equal(basis_indices(n_dims, size), np.array(order[:size]))
+    with pytest.raises(ValueError, match="basis_size must be <= 4096, got 100000"):
+        DensityKernelFeatures(basis_size=100_000).fit([np.random.default_rng(0).random((5, 1))] * 2)
+
+
+def test_a_set_mostly_outside_the_fit_range_warns():
+    """A trial: N(8, 1) against fit sets spanning [-3.9, 6.9] had 82 % of its
+    points outside (here 9x %), each less than half the range out, and no
+    warning."""
+    rng = np.random.default_rng(0)
+    fit = [rng.normal(loc, size=(300, 1)) for loc in (0.0, 3.0) for _ in range(10)]
+    estimator = DensityKernelFeatures(n_components=16, random_state=0).fit(fit)
+    with pytest.warns(UserWarning, match=r"a set of X has 9\d% of its points outside the fit data's range"):
+        estimator.transform([rng.normal(8.0, size=(300, 1))])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # held-out sets of the same kind
+        estimator.transform([rng.normal(loc, size=(300, 1)) for loc in (0.0, 3.0) for _ in range(20)])

@@ -316,3 +316,22 @@ def test_wide_sparse_rows_read_only_the_rademacher_rows_of_their_columns():
     expected = np.empty((40, 64))
     assert _core.maclaurin_into(np.ascontiguousarray(P), m._groups, m._scale, expected, 1)
     np.testing.assert_array_equal(m.transform(X), expected)
+
+
+def test_h01_columns_of_per_factor_fourier_maps_do_not_depend_on_the_chunks():
+    """A trial: with h01 and RBFSampler inner maps, the exact linear columns
+    came from RBFSampler.transform, whose BLAS product rounds by the
+    block's rows: chunks of 7 changed the last bits (5.6e-16)."""
+    import pyd2ke
+    from sklearn.kernel_approximation import RBFSampler
+
+    X = np.random.default_rng(0).random((60, 9))
+    estimator = RandomMaclaurin(32, kernel="exp", h01=True, inner=RBFSampler(n_components=4, gamma=0.1),
+                                random_state=0, n_jobs=1).fit(X)
+    Z = estimator.transform(X)
+    with pyd2ke.chunking(max_items=7):
+        np.testing.assert_array_equal(estimator.transform(X), Z)
+    np.testing.assert_array_equal(np.vstack([estimator.transform(X[i:i + 1]) for i in range(len(X))]), Z)
+    # The linear columns are still the last inner map's features.
+    np.testing.assert_allclose(Z[:, 1:5], math.sqrt(estimator.coefficient(1)) * estimator.inner_maps_[-1].transform(X),
+                               rtol=1e-12, atol=1e-14)

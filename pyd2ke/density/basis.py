@@ -13,7 +13,9 @@ def basis_indices(n_dims, size):
     """The `size` multi-indices alpha in {0, 1, ...}^n_dims of smallest
     |alpha|^2 (ties in lexicographic order): the paper's V = {alpha :
     sum alpha_j^2 <= t} (s = 1) with t just large enough."""
-    K = 1
+    # No K below size^(1/l) - 1 can hold `size` indices ((K + 1)^l < size):
+    # counting up from 1 took time quadratic in size in one dimension.
+    K = max(1, int(size ** (1.0 / n_dims)) - 1)
     while True:
         grid = np.indices((K + 1,) * n_dims).reshape(n_dims, -1).T
         norms = (grid * grid).sum(axis=1)

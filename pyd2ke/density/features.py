@@ -2,12 +2,13 @@
 kernels between the densities behind sample sets."""
 
 import math
+from numbers import Integral
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _core
-from .._base import COUNT, StrOptions, store_parameters
+from .._base import COUNT, Interval, StrOptions, store_parameters
 from .._validation import check_choice, check_positive_int, warn_user
 from ._base import POSITIVE, _check_positive_real, _SampleSetTransformer
 from .bandwidth import BANDWIDTH_RULES, cv_bandwidth, scott_bandwidth
@@ -24,11 +25,16 @@ DENSITY_FLOOR = 1e-12
 _BLOCK_BYTES = 32 << 20
 # The most integration grid points: a set's density on them takes 8 MB.
 _MAX_GRID_POINTS = 1 << 20
+# The most basis functions: in one dimension the grid has as many points, so
+# its projection is 4096^2 numbers (134 MB); 10^5 asked for 75 GiB.
+_MAX_BASIS_SIZE = 4096
 
 
 # Transform points more than this share of the fit range outside it are
-# warned about (a little outside is common, and reflection handles it).
+# warned about (a little outside is common, and reflection handles it), and
+# so is a set with more than this share of its points outside at all.
 _RANGE_MARGIN = 0.5
+_OUTSIDE_SHARE = 0.25
 
 class DensityKernelFeatures(_SampleSetTransformer):
     """Random features for Jensen-Shannon, Hellinger, total-variation and L2
@@ -81,7 +87,15 @@ class DensityKernelFeatures(_SampleSetTransformer):
         the spread from the 5 lambdas is larger than the truncation bias
         from basis_size 20 up. For "tv" in one dimension basis_size=40 keeps
         the bias under 10 % at 4 times the width of A (``2 M |V|``); higher
-        dimensions were not measured.
+        dimensions were not measured. These fractions hold when the fit sets
+        span about the range of one set: the basis lives on the fit data's
+        box, so when the sets lie far apart (the box many times one set's
+        width) each density is narrow on it and the truncation cuts more. A
+        trial measured the implied TV distance of N(0, 1) and N(0.91, 1) at
+        66 % of the estimator's own with no other fit sets, 38 % with 20
+        more spread over +-5 and 25 % over +-10 (82 % there with
+        basis_size=100); "js" kept 97 / 89 / 70 %. On such data raise
+        basis_size (at most 4096).
     n_integration_points : int or None, default=None
         Number n_e of integration points. With integration="grid" it is
         rounded to a power side^l; None: the smallest side that resolves
@@ -155,7 +169,7 @@ class DensityKernelFeatures(_SampleSetTransformer):
         **_SampleSetTransformer._parameter_constraints,
         "divergence": [StrOptions(set(DIVERGENCES))],
         "n_lambdas": [COUNT],
-        "basis_size": [COUNT, None],
+        "basis_size": [Interval(Integral, 1, _MAX_BASIS_SIZE, closed="both"), None],
         "n_integration_points": [COUNT, None],
         "bandwidth": [POSITIVE, StrOptions(set(BANDWIDTH_RULES))],
         "basis": [StrOptions({"cosine", "fourier"})],
@@ -172,7 +186,8 @@ class DensityKernelFeatures(_SampleSetTransformer):
         check_choice(self.divergence, "divergence", set(DIVERGENCES))
         check_positive_int(self.n_lambdas, "n_lambdas")
         if self.basis_size is not None:
-            check_positive_int(self.basis_size, "basis_size")
+            # The 1-D grid has |V| points at least: its projection is |V|^2 numbers.
+            check_positive_int(self.basis_size, "basis_size", maximum=_MAX_BASIS_SIZE)
         if self.n_integration_points is not None:
             check_positive_int(self.n_integration_points, "n_integration_points")
         _check_positive_real(self.bandwidth, "bandwidth", BANDWIDTH_RULES)
@@ -192,9 +207,20 @@ class DensityKernelFeatures(_SampleSetTransformer):
         densities live on that box, so such points are folded back into it
         (boundary="reflect") or lost past its edge ("none"), and far-off sets
         look like sets inside it."""
-        if -_RANGE_MARGIN <= least and largest <= 1.0 + _RANGE_MARGIN:
+        if 0.0 <= least and largest <= 1.0:
             return
-        values = scaled.values  # which dimension: a second pass, only when warning
+        values = scaled.values  # a second pass, only when some point is outside
+        if -_RANGE_MARGIN <= least and largest <= 1.0 + _RANGE_MARGIN:
+            # Each point a little outside; a set with most of its points there
+            # is still misread (a trial: N(8, 1) against fit sets over [-3.9, 6.9]).
+            outside = ((values < 0.0) | (values > 1.0)).any(axis=1)
+            share = np.add.reduceat(outside, scaled.offsets[:-1]) / np.diff(scaled.offsets)
+            if share.max() > _OUTSIDE_SHARE:
+                warn_user(f"a set of X has {share.max():.0%} of its points outside the fit data's range; the "
+                          f"densities live on the fit data's box, so such points are folded back into it "
+                          f"(boundary='reflect') or dropped past its edge (boundary='none'): fit on data that "
+                          f"covers them")
+            return
         outside = np.flatnonzero(((values < -_RANGE_MARGIN) | (values > 1.0 + _RANGE_MARGIN)).any(axis=0))
         if outside.size:
             d = int(outside[0])
