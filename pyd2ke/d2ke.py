@@ -120,6 +120,8 @@ class D2KEBase(Pyd2keTransformer):
             X, vocabulary = encode(X, getattr(self, "node_label_vocabulary_", None), reset, name)
             if reset:
                 self.node_label_vocabulary_ = vocabulary
+        if not reset:
+            X = domain.settle_layout(X, self.input_flavour_)
         try:
             X, flavour = domain.check(X, name, check_dtype(self.dtype))
         except (TypeError, ValueError) as error:

@@ -63,7 +63,7 @@ def _pairwise_distances(X, Y, metric, n_jobs, dtype, metric_params):
     if Y is None:
         Y, flavour_y = X, flavour_x
     else:
-        Y, flavour_y = domain.check(Y, "Y", dtype)
+        Y, flavour_y = domain.check(domain.settle_layout(Y, flavour_x), "Y", dtype)
         domain.check_layout(Y, "Y")
     if flavour_x != flavour_y:
         raise domain.flavour_error("Y", flavour_y, flavour_x)

@@ -183,6 +183,20 @@ def test_aeon_layout_is_never_read_as_channels():
     assert pyd2ke.RandomWarpingSeries(8, random_state=0).fit(X.transpose(0, 2, 1)[:, :, :2]).input_flavour_ == 2
 
 
+def test_short_series_in_tslearn_layout_are_read_once_the_channels_are_known():
+    """A tslearn user's trial: (n, 3 steps, 4 channels) was refused as aeon's
+    layout even at transform, where the fitted 4 channels settle it."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(10, 3, 4))
+    with pytest.warns(SeriesLayoutWarning):
+        fitted = pyd2ke.RandomWarpingSeries(8, random_state=0).fit(list(X))
+    np.testing.assert_array_equal(fitted.transform(X), fitted.transform(list(X)))
+    np.testing.assert_array_equal(pairwise_distances(list(X), X, metric="dtw"),
+                                  pairwise_distances(list(X), list(X), metric="dtw"))
+    with pytest.raises(ValueError, match="transpose"):  # aeon's layout of the same series: still refused
+        fitted.transform(rng.normal(size=(10, 4, 7)))
+
+
 def test_a_list_of_aeon_cases_is_named():
     """aeon's collections also come as lists of (n_channels, n_timepoints)
     cases; read as (length, channels) they swap steps and channels without

@@ -70,6 +70,12 @@ class Domain:
         labels); most domains have none."""
         return X, Y
 
+    def settle_layout(self, X, flavour):
+        """X as check should read it, given the flavour already known (the
+        fit data's, or X's for Y), where the shape alone leaves the layout
+        open; most domains have no such doubt."""
+        return X
+
     def check_layout(self, X, name="X"):
         """Warn when checked objects X (fit data, or pairwise_distances'
         input) look like another library's layout read the wrong way round;

@@ -236,6 +236,14 @@ class SeriesDomain(RaggedDomain):
     def check_ragged(self, X, name, dtype):
         return check_series(X, name, dtype)
 
+    def settle_layout(self, X, flavour):
+        # An array with fewer steps than channels is refused as aeon's layout
+        # read the wrong way round, unless the known channel count says it is
+        # pyd2ke's (and tslearn's): then its series are read one by one.
+        if isinstance(X, np.ndarray) and X.ndim == 3 and X.shape[1] < X.shape[2] == flavour:
+            return list(X)
+        return X
+
     def check_layout(self, X, name="X"):
         warn_if_channels_first(X, name)
 
