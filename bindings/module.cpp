@@ -48,6 +48,9 @@ PYBIND11_MODULE(_core, m) {
         }
     });
     m.def("max_threads", &pyd2ke::max_threads, "Threads OpenMP would use by default (1 without OpenMP).");
+    m.def("forked_after_threads", &pyd2ke::forked_after_threads,
+          "Whether this process was forked after the core's OpenMP threads had started (its loops then run on "
+          "one thread: GNU OpenMP cannot start them again in a forked child).");
     m.def("parallel_region_seconds", &pyd2ke::parallel_region_seconds,
           "Seconds spent so far inside the core's outermost parallel loops (benchmarks/thread_scaling.py).");
     m.def("build_info", [] {

@@ -49,6 +49,7 @@ def config():
             "openmp": bool(info["openmp"]),
             "openmp_threads": int(_core.max_threads()),
             "openmp_wait": _openmp_wait.started_with if info["openmp"] else None,
+            "forked_after_threads": bool(_core.forked_after_threads()),
             "compiler": info["compiler"],
         },
         "blas": pools["blas"],
@@ -82,6 +83,9 @@ def config_text(report=None):
         f"  SIMD this CPU runs: {', '.join(core['simd_cpu_runs'])}",
         f"  OpenMP:             {'yes' if core['openmp'] else 'no'} ({core['openmp_threads']} threads)",
         *([f"  OpenMP wait:        {core['openmp_wait']}"] if core["openmp_wait"] else []),
+        *(["  OpenMP in this process: one thread (forked after the core's threads had started; use the "
+           "'spawn' or 'forkserver' start method for threads in child processes)"]
+          if core["forked_after_threads"] else []),
         f"  compiler:           {core['compiler']}",
         "",
         "BLAS (threadpoolctl):",

@@ -20,6 +20,10 @@
 
 #ifdef _OPENMP
 #include <omp.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#define PYD2KE_FORK_HANDLER 1
+#endif
 #endif
 
 namespace pyd2ke {
@@ -78,6 +82,24 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
+// True in a process forked after this library's OpenMP team had started:
+// GNU OpenMP keeps the parent's team, whose threads the child does not have,
+// and a parallel region there waits for them for ever. Loops in such a child
+// run on the calling thread.
+inline std::atomic<bool>& forked_after_team() {
+    static std::atomic<bool> forked{false};
+    return forked;
+}
+
+// Registers (once, before the first team starts) the fork handler that sets
+// forked_after_team() in the child.
+inline void watch_forks_once() {
+#ifdef PYD2KE_FORK_HANDLER
+    static const bool registered = pthread_atfork(nullptr, nullptr, [] { forked_after_team().store(true); }) == 0;
+    (void)registered;
+#endif
+}
+
 inline InterruptPoll& interrupt_poll() {
     thread_local InterruptPoll poll = nullptr;
     return poll;
@@ -129,13 +151,14 @@ void parallel_for_blocks(std::size_t n, int n_threads, std::size_t block, Body&&
     block = std::max<std::size_t>(block, 1);
     const std::size_t n_blocks = (n + block - 1) / block;
     detail::InterruptCheck interrupt;  // created on the calling thread, used only there
-    if (n_threads <= 1 || n_blocks == 1) {
+    if (n_threads <= 1 || n_blocks == 1 || detail::forked_after_team().load(std::memory_order_relaxed)) {
         for (std::size_t b = 0; b < n_blocks; ++b) {
             if (interrupt.stop_requested()) throw Interrupted();
             body(b * block, std::min(n, (b + 1) * block));
         }
         return;
     }
+    detail::watch_forks_once();
     std::exception_ptr first_error;
     std::atomic<bool> failed{false}, interrupted{false};
     std::mutex error_mutex;
@@ -177,6 +200,10 @@ inline std::size_t balanced_block(std::size_t n, int n_threads, std::size_t max_
     const std::size_t draws = 8 * static_cast<std::size_t>(n_threads);
     return std::max(std::min(min_block, max_block), std::min(max_block, (n + draws - 1) / draws));
 }
+
+// Whether this process was forked after the OpenMP team had started, so that
+// its loops run on one thread (see detail::forked_after_team).
+inline bool forked_after_threads() { return detail::forked_after_team().load(); }
 
 // Seconds spent so far, by every caller, inside outermost parallel loops.
 inline double parallel_region_seconds() { return 1e-9 * static_cast<double>(detail::parallel_region_nanoseconds().load()); }
