@@ -20,6 +20,8 @@ rounded from the float64 ones. Callers limit BLAS to one thread with
 one_blas_thread() (threaded dgemm splits work by size).
 """
 
+import threading
+
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
@@ -31,16 +33,43 @@ _COLUMN_MULTIPLE = 8
 
 
 def one_blas_thread():
-    """A context manager that limits BLAS to one thread.
+    """A context manager that limits BLAS to one thread while it is entered.
 
     ``threadpoolctl.threadpool_limits`` scans the loaded libraries on every
     call, about 4 ms, which dominated transforms of a few rows. The scan is
     done once here: the BLAS that matters is numpy's, loaded before pyd2ke.
+    The limit is process-wide, so it is shared: the first caller to enter
+    sets it, the last to leave restores what was there before (transforms
+    overlapping on Python threads each saved the other's 1 as the original,
+    and left the process at one BLAS thread for good).
     """
-    global _controller
-    if _controller is None:
-        _controller = ThreadpoolController()
-    return _controller.limit(limits=1, user_api="blas")
+    return _ONE_BLAS_THREAD
+
+
+class _SharedBlasLimit:
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._holders = 0
+        self._limit = None
+
+    def __enter__(self):
+        global _controller
+        with self._lock:
+            if self._holders == 0:
+                if _controller is None:
+                    _controller = ThreadpoolController()
+                self._limit = _controller.limit(limits=1, user_api="blas")
+            self._holders += 1
+
+    def __exit__(self, *exc_info):
+        with self._lock:
+            self._holders -= 1
+            if self._holders == 0:
+                self._limit.restore_original_limits()
+                self._limit = None
+
+
+_ONE_BLAS_THREAD = _SharedBlasLimit()
 
 
 def padded_width(n):

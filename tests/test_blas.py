@@ -40,3 +40,25 @@ def test_out_float32_and_padded_width():
 ])
 def test_product_rows_are_a_multiple_of_8_within_the_bounds(budget, row_bytes, high, rows):
     assert product_rows(budget, row_bytes, high) == rows
+
+
+def test_overlapping_blas_limits_restore_the_original():
+    """A deployment trial: transforms overlapping on Python threads each
+    saved the other's limit of 1 as the original, and the process was left
+    at one BLAS thread for good. Entered, entered again, left in the
+    opposite order: the limit holds until the last one leaves."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    def blas_threads():
+        return [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        before = blas_threads()
+        first, second = one_blas_thread(), one_blas_thread()
+        first.__enter__()
+        second.__enter__()
+        assert set(blas_threads()) <= {1}
+        first.__exit__(None, None, None)
+        assert set(blas_threads()) <= {1}  # the second is still inside
+        second.__exit__(None, None, None)
+        assert blas_threads() == before

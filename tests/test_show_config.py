@@ -182,3 +182,18 @@ def test_a_users_openmp_wait_setting_is_kept(tmp_path):
     (left, reported), spins = _import_in_a_fresh_process({"GOMP_SPINCOUNT": "12345"}, tmp_path)
     assert spins and spins[0] == "12345" and left == "12345"
     assert reported == "GOMP_SPINCOUNT=12345 (yours)"
+
+
+@_LIBGOMP
+def test_a_libgomp_loaded_before_pyd2ke_is_reported_as_it_is(tmp_path):
+    """A deployment trial: with libgomp already loaded by another library,
+    show_config claimed pyd2ke's short spin, which the runtime never read."""
+    code = ("import ctypes; ctypes.CDLL('libgomp.so.1', mode=ctypes.RTLD_GLOBAL); import os, pyd2ke; "
+            "print(os.environ.get('GOMP_SPINCOUNT')); print(pyd2ke.show_config(mode='dicts')['core']['openmp_wait'])")
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True)
+    if done.returncode != 0 and "libgomp.so.1" in done.stderr:
+        pytest.skip("no libgomp.so.1 to preload")
+    left, reported = done.stdout.splitlines()
+    assert left == "None"
+    assert reported.startswith("the setting of the libgomp another library loaded before pyd2ke")
