@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -42,6 +43,12 @@ PYBIND11_MODULE(_core, m) {
             PyErr_SetString(PyExc_ValueError, e.what());
         } catch (const std::length_error& e) {
             PyErr_SetString(PyExc_ValueError, e.what());
+        } catch (const std::bad_alloc&) {
+            // pybind11's own translation says only "std::bad_alloc".
+            PyErr_SetString(PyExc_MemoryError,
+                            "pyd2ke's core could not allocate the memory this call needs: the objects are too "
+                            "large for it (exact transport distances take memory proportional to the product of "
+                            "two objects' sizes), or a parameter asks for too much");
         } catch (const pyd2ke::Interrupted&) {
             // Python's signal handler already set the error (KeyboardInterrupt).
             if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);

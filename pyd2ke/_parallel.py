@@ -132,6 +132,14 @@ def reused_threads():
             pool.shutdown(wait=True)
 
 
+# Output values (features) a thread is given at least by the cheap dense
+# transforms: RandomMaclaurin and HashedRandomFourier compute 128 features
+# of a row in about 0.13 us, and a second thread paid off only from about
+# 4096 rows (one thread / two: 0.33 / 0.52 ms for 2048 rows, 0.56 / 0.66
+# for 4096, 1.07 / 0.98 for 8192; 0.14 / 0.66 ms for 300 rows before any
+# such floor).
+THREAD_VALUES = 1 << 19
+
 # Seconds spent in run_blocks outside the core's own parallel loops (which
 # the core counts itself): see parallel_seconds.
 _PYTHON_REGION_SECONDS = [0.0]
@@ -170,15 +178,33 @@ def _run_blocks(work, starts, n_threads):
         for start in starts:
             work(start, stop_event)
         return
+    # The calling thread takes starts too, from the same queue as n_threads - 1
+    # pool threads: one thread fewer to start (thread starts were most of a
+    # small transform's time).
+    helpers = min(n_threads, len(starts)) - 1
+    queue, taking = iter(starts), threading.Lock()
+
+    def drain():
+        try:
+            while not stop_event.is_set():
+                with taking:
+                    start = next(queue, None)
+                if start is None:
+                    return
+                work(start, stop_event)
+        except BaseException:
+            stop_event.set()  # the others take no more
+            raise
+
     owner, pools = _POOLS.get() or (None, None)
     shared = owner == threading.get_ident()  # never in a pool's own worker: no deadlock
-    if shared and n_threads not in pools:
-        pools[n_threads] = ThreadPoolExecutor(max_workers=n_threads)
-    pool = pools[n_threads] if shared else ThreadPoolExecutor(max_workers=n_threads)
+    if shared and helpers not in pools:
+        pools[helpers] = ThreadPoolExecutor(max_workers=helpers)
+    pool = pools[helpers] if shared else ThreadPoolExecutor(max_workers=helpers)
     futures = []
     try:
-        for start in starts:
-            futures.append(pool.submit(work, start, stop_event))
+        futures = [pool.submit(drain) for _ in range(helpers)]
+        drain()
         for future in futures:
             future.result()
     finally:
@@ -210,7 +236,7 @@ def row_blocks(n, max_rows, n_threads, multiple=8):
     return bounds
 
 
-def run_row_blocks(work, bounds, n_threads, make_state=None):
+def run_row_blocks(work, bounds, n_threads, make_state=None, min_rows=1):
     """work(start, stop, state) for every (start, stop) of `bounds`, on up to
     n_threads threads, with BLAS limited to one thread.
 
@@ -219,9 +245,12 @@ def run_row_blocks(work, bounds, n_threads, make_state=None):
     left the others waiting), and, when make_state is given, calls it once
     for a state of its own (buffers it reuses from block to block); state is
     None otherwise. Errors and Ctrl-C stop the remaining blocks (see
-    run_blocks).
+    run_blocks). A thread gets min_rows rows at least: starting one and
+    handing it work costs about 0.2-0.3 ms, the time cheap rows take by
+    the thousand.
     """
-    n_workers = max(1, min(n_threads, len(bounds)))
+    rows = bounds[-1][1] - bounds[0][0] if bounds else 0
+    n_workers = max(1, min(n_threads, len(bounds), rows // max(1, min_rows)))
     blocks, taking = iter(bounds), threading.Lock()
 
     def worker(w, stop_event):
@@ -244,9 +273,9 @@ def all_rows_finite(A, n_threads):
     OpenMP region here left its threads spinning for milliseconds on the
     cores those need (RandomMaclaurin's first 4096 rows took 13-17 ms on
     two threads instead of 8)."""
-    if n_threads <= 1:
-        return _core.all_finite(A, 1)
     rows = max(1, (1 << 20) // max(1, A.strides[0]))
+    if n_threads <= 1 or A.shape[0] <= rows:  # one block's work: no threads to start
+        return _core.all_finite(A, 1)
     finite = []  # one flag per block (list.append is atomic)
     run_row_blocks(lambda start, stop, state: finite.append(_core.all_finite(A[start:stop], 1)),
                    row_blocks(A.shape[0], rows, n_threads, multiple=1), n_threads)

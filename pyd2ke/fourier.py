@@ -24,7 +24,7 @@ from . import _core
 from ._auto import laplacian_beta, sample_rows
 from ._base import Interval, Pyd2keTransformer, StrOptions, store_parameters
 from ._blas import matmul_rows
-from ._parallel import all_rows_finite, row_blocks, run_row_blocks
+from ._parallel import THREAD_VALUES, all_rows_finite, row_blocks, run_row_blocks
 from ._validation import (
     MAX_COUNT,
     check_finite_output,
@@ -216,7 +216,7 @@ class HashedRandomFourier(Pyd2keTransformer):
             finite.append(engine.cos_sin_into(P, out[start:stop], 1))
 
         finite = []  # one flag per block (list.append is atomic)
-        run_row_blocks(work, bounds, n_threads)
+        run_row_blocks(work, bounds, n_threads, min_rows=THREAD_VALUES // self.n_components)
         return all(finite)
 
     @property

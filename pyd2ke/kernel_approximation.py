@@ -28,7 +28,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from . import _core
 from ._base import COUNT, Interval, Pyd2keTransformer, StrOptions, store_parameters
 from ._blas import matmul_rows, pad_columns, padded_width, product_rows
-from ._parallel import all_rows_finite, row_blocks, run_row_blocks
+from ._parallel import THREAD_VALUES, all_rows_finite, row_blocks, run_row_blocks
 from ._validation import (
     check_choice,
     check_finite_output,
@@ -487,7 +487,7 @@ class RandomMaclaurin(Pyd2keTransformer):
                 out[start:stop, 1:exact] = math.sqrt(self.coefficient(1)) * dense
                 check_finite_output(out[start:stop, :exact], "X", start)
 
-        run_row_blocks(work, blocks, n_threads, make_state=buffers)
+        run_row_blocks(work, blocks, n_threads, make_state=buffers, min_rows=THREAD_VALUES // self.n_components)
         return out
 
     def _check_output(self, Z, start):

@@ -241,6 +241,7 @@ class RaggedArrays:
         offsets = np.load(f"{self.prefix}.offsets.npy")
         labels_path = Path(f"{self.prefix}.labels.npy")
         labels = np.load(labels_path, mmap_mode="r") if labels_path.exists() else None
+        _check_offsets(offsets, len(values), None if labels is None else len(labels), self.prefix)
         n = len(offsets) - 1
         for start in range(0, n, self.chunk_size):
             stop = min(n, start + self.chunk_size)
@@ -248,6 +249,25 @@ class RaggedArrays:
             cuts = offsets[start:stop + 1] - offsets[start]
             objects = [block[cuts[i]:cuts[i + 1]] for i in range(stop - start)]
             yield objects if labels is None else (objects, np.array(labels[start:stop]))
+
+
+def _check_offsets(offsets, n_rows, n_labels, prefix):
+    """The offsets of save_ragged's files: integers from 0, increasing, ending
+    at the number of rows (and as many objects as labels); a ValueError
+    naming the file otherwise (corrupt offsets gave wrong objects, silently)."""
+    name = f"{prefix}.offsets.npy"
+    if offsets.ndim != 1 or offsets.dtype.kind not in "iu" or len(offsets) == 0:
+        raise ValueError(f"{name} must hold a 1-D array of integers, got {offsets.dtype} of shape {offsets.shape}")
+    if offsets[0] != 0 or offsets[-1] != n_rows:
+        raise ValueError(f"{name} must run from 0 to the {n_rows} rows of {prefix}.values.npy, got "
+                         f"{offsets[0]} .. {offsets[-1]}")
+    falling = np.flatnonzero(np.diff(offsets) < 0)
+    if falling.size:
+        i = int(falling[0])
+        raise ValueError(f"{name} decreases at object {i} ({offsets[i]} then {offsets[i + 1]}): the files are "
+                         f"corrupt or from different saves")
+    if n_labels is not None and n_labels != len(offsets) - 1:
+        raise ValueError(f"{prefix}.labels.npy has {n_labels} labels for the {len(offsets) - 1} objects of {name}")
 
 
 __all__ = ["Fasta", "Lines", "RaggedArrays", "save_ragged"]

@@ -746,11 +746,13 @@ def test_a_large_set_is_embedded_a_slice_at_a_time():
         np.testing.assert_array_equal(estimator.transform(sets[1:2]), estimator.transform(sets)[1:2])
 
 
-@pytest.mark.parametrize("n_dims", [1, 2, 3])
+@pytest.mark.parametrize("n_dims", [1, 2, 3, 4, 6])
 def test_basis_indices_are_the_smallest_multi_indices(n_dims):
     """By definition (every index of a box wide enough, by |alpha|^2 then
     lexicographically); the search no longer counts up from K = 1 (1-D
-    basis_size=10^7 ran for hours), and basis_size is bounded."""
+    basis_size=10^7 ran for hours), builds no grid beyond 3 dimensions
+    (basis_size=50 at 24 dimensions asked for 3 GiB, at 50 for 400 PiB),
+    and basis_size is bounded."""
     from pyd2ke.density.basis import basis_indices
 
     for size in (1, 2, 7, 8, 9, 64, 65, 300):
@@ -758,6 +760,8 @@ def test_basis_indices_are_the_smallest_multi_indices(n_dims):
         box = np.indices((side,) * n_dims).reshape(n_dims, -1).T
         order = sorted(map(tuple, box), key=lambda a: (sum(v * v for v in a), a))
         np.testing.assert_array_equal(basis_indices(n_dims, size), np.array(order[:size]))
+    wide = basis_indices(50, 4096)
+    assert wide.shape == (4096, 50) and (wide * wide).sum(axis=1).max() == 3
     with pytest.raises(ValueError, match="basis_size must be <= 4096, got 100000"):
         DensityKernelFeatures(basis_size=100_000).fit([np.random.default_rng(0).random((5, 1))] * 2)
 

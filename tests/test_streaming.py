@@ -366,3 +366,16 @@ def test_a_reader_refuses_an_open_file_saying_why(tmp_path):
     path.write_text("ACGT\n")
     with open(path) as f, pytest.raises(TypeError, match="path must be a file's path .* got TextIOWrapper"):
         Lines(f)
+
+
+def test_ragged_arrays_refuse_corrupt_offsets(tmp_path):
+    """A fuzzing trial: offsets [0, 10**12, 5] or [0, -5, 3] were read without
+    a word, as objects of the wrong sizes."""
+    sets = [np.ones((12, 1)), np.zeros((9, 1)), np.ones((15, 1))]
+    save_ragged(tmp_path / "p", sets, labels=[0, 1, 0])
+    assert [len(o) for o in next(iter(RaggedArrays(tmp_path / "p")))[0]] == [12, 9, 15]
+    for bad, message in [([0, 10**12, 5, 36], "decreases at object 1"), ([0, -5, 3, 36], "decreases at object 0"),
+                         ([0, 12, 21, 40], "must run from 0 to the 36 rows"), ([0, 12, 36], "has 3 labels for the 2")]:
+        np.save(tmp_path / "p.offsets.npy", np.array(bad, dtype=np.int64))
+        with pytest.raises(ValueError, match=message):
+            list(RaggedArrays(tmp_path / "p"))

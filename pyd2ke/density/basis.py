@@ -13,6 +13,8 @@ def basis_indices(n_dims, size):
     """The `size` multi-indices alpha in {0, 1, ...}^n_dims of smallest
     |alpha|^2 (ties in lexicographic order): the paper's V = {alpha :
     sum alpha_j^2 <= t} (s = 1) with t just large enough."""
+    if n_dims > 3:  # a grid of (K + 1)^n_dims indices: 3 GB at 24 dimensions with K = 1
+        return _indices_by_norm(n_dims, size)
     # No K below size^(1/l) - 1 can hold `size` indices ((K + 1)^l < size):
     # counting up from 1 took time quadratic in size in one dimension.
     K = max(1, int(size ** (1.0 / n_dims)) - 1)
@@ -24,6 +26,35 @@ def basis_indices(n_dims, size):
         K += 1
     order = np.lexsort([grid[:, d] for d in reversed(range(n_dims))] + [norms])
     return np.ascontiguousarray(grid[order[:size]], dtype=np.int64)
+
+
+def _indices_by_norm(n_dims, size):
+    """basis_indices without a grid: the indices of |alpha|^2 = 0, 1, 2, ...
+    in turn, each level in lexicographic order, until `size` are found (in
+    many dimensions the levels are dense, so few are needed)."""
+    found, t = [], 0
+    while len(found) < size:
+        found.extend(_indices_of_norm(n_dims, t))
+        t += 1
+    return np.array(found[:size], dtype=np.int64).reshape(size, n_dims)
+
+
+def _indices_of_norm(n_dims, t):
+    """Every alpha in {0, 1, ...}^n_dims with sum alpha_j^2 = t, in
+    lexicographic order."""
+    out = []
+
+    def extend(prefix, remaining, dims_left):
+        if remaining == 0:
+            out.append(prefix + (0,) * dims_left)
+            return
+        if dims_left == 0 or remaining > dims_left * math.isqrt(remaining) ** 2:
+            return  # too much left for the coordinates left
+        for v in range(math.isqrt(remaining) + 1):
+            extend(prefix + (v,), remaining - v * v, dims_left - 1)
+
+    extend((), t, n_dims)
+    return out
 
 
 def _basis_1d(t, k, basis):
