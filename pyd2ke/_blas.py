@@ -47,6 +47,8 @@ def one_blas_thread():
 
 
 class _SharedBlasLimit:
+    """one_blas_thread's context manager: a count of the callers inside."""
+
     def __init__(self):
         self._lock = threading.Lock()
         self._holders = 0

@@ -203,7 +203,7 @@ def _run_blocks(work, starts, n_threads):
     pool = pools[helpers] if shared else ThreadPoolExecutor(max_workers=helpers)
     futures = []
     try:
-        futures = [pool.submit(drain) for _ in range(helpers)]
+        futures.extend(pool.submit(drain) for _ in range(helpers))
         drain()
         for future in futures:
             future.result()

@@ -204,13 +204,14 @@ class DensityKernelFeatures(_SampleSetTransformer):
         return scott_bandwidth(packed)
 
     def _check_range(self, scaled, least, largest):
-        """A warning for transform points far outside the fit data's box: the
-        densities live on that box, so such points are folded back into it
-        (boundary="reflect") or lost past its edge ("none"), and far-off sets
-        look like sets inside it."""
+        """A warning for transform points far outside the fit data's box, or
+        for a set with most of its points outside: the densities live on
+        that box, so such points are folded back into it
+        (boundary="reflect") or lost past its edge ("none"), and such sets
+        look like sets inside it. A second pass over the points, only when
+        some point is outside."""
         if 0.0 <= least and largest <= 1.0:
             return
-        values = scaled.values  # a second pass, only when some point is outside
         if -_RANGE_MARGIN <= least and largest <= 1.0 + _RANGE_MARGIN:
             # Each point a little outside; a set with most of its points there
             # is still misread (a trial: N(8, 1) against fit sets over [-3.9, 6.9]).
@@ -221,6 +222,7 @@ class DensityKernelFeatures(_SampleSetTransformer):
                           f"(boundary='reflect') or dropped past its edge (boundary='none'): fit on data that "
                           f"covers them")
             return
+        values = scaled.values
         outside = np.flatnonzero(((values < -_RANGE_MARGIN) | (values > 1.0 + _RANGE_MARGIN)).any(axis=0))
         if outside.size:
             d = int(outside[0])
