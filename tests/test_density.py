@@ -753,8 +753,6 @@ def test_basis_indices_are_the_smallest_multi_indices(n_dims):
     basis_size=10^7 ran for hours), builds no grid beyond 3 dimensions
     (basis_size=50 at 24 dimensions asked for 3 GiB, at 50 for 400 PiB),
     and basis_size is bounded."""
-    from pyd2ke.density.basis import basis_indices
-
     for size in (1, 2, 7, 8, 9, 64, 65, 300):
         side = int(np.ceil(size ** (1.0 / n_dims))) + 2
         box = np.indices((side,) * n_dims).reshape(n_dims, -1).T

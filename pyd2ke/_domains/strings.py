@@ -34,7 +34,7 @@ def check_strings(X, name="X", allow_empty=True):
     return X, is_bytes
 
 
-def with_default_metric_hint(error, name="metric"):
+def with_default_metric_hint(error):
     """The string domain's refusal of X (a ValueError or TypeError) with a
     sentence naming the metric the caller left at its default,
     'levenshtein'; the error itself when it is about something else."""
@@ -42,8 +42,8 @@ def with_default_metric_hint(error, name="metric"):
     if type(error) not in (ValueError, TypeError) or not (
             "expected str or bytes" in text or "must be one-dimensional" in text):
         return error
-    return type(error)(f"{text}; {name}='levenshtein' (the default) compares strings: pass {name}= for other "
-                       f"objects, e.g. {name}='dtw' for time series or 'modified_hausdorff' for sets of vectors")
+    return type(error)(f"{text}; metric='levenshtein' (the default) compares strings: pass metric= for other "
+                       f"objects, e.g. metric='dtw' for time series or 'modified_hausdorff' for sets of vectors")
 
 
 class TextList(list):
