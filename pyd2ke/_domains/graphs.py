@@ -26,8 +26,9 @@ it straddles the n_eigenvectors cut. Eigenvalues closer than
 EIGEN_RTOL * max(1, |lambda|max) are treated as equal. So node embeddings
 of a permuted graph are the permuted node embeddings (to rounding), and
 features do not depend on node order. (Graphs above DENSE_MAX_NODES nodes
-go through scipy's eigsh with n_eigenvectors + EIGSH_EXTRA eigenpairs: an
-eigenspace cut by that larger window cannot be completed there.)
+are solved by connected component, in graph_spectra.py: a component above
+DENSE_MAX_NODES nodes gives n_eigenvectors + WINDOW_EXTRA eigenpairs, and an
+eigenspace it cuts cannot be completed there.)
 
 Categorical node labels (strings or any hashable value, in networkx's
 "label" attribute or a (adjacency, labels) pair) are mapped to integers at
@@ -65,6 +66,7 @@ from .._validation import (
 )
 from .base import Domain, Metric
 from .documents import EmdEngine
+from .graph_spectra import large_graph_columns
 
 # Node embeddings: N_EIGENVECTORS eigenvectors of MATRIX, one-hot labels scaled by LABEL_SCALE.
 N_EIGENVECTORS, MATRIX, LABEL_SCALE = 6, "laplacian", 0.5
@@ -78,9 +80,10 @@ RANGE_SAMPLE = 1024
 MAX_LABEL = (1 << 16) - 1
 # Eigenvalues closer than this (relative to max(1, spectral radius)) are one eigenspace.
 EIGEN_RTOL = 1e-8
-# Graphs up to this many nodes: the core's dense eigensolver; larger: scipy.sparse.linalg.eigsh.
+# Graphs (and, in a larger graph, connected components) up to this many nodes: a dense eigensolver (the core's,
+# numpy's); larger components: WINDOW_EXTRA more extreme eigenpairs than columns, by scipy's eigsh.
 DENSE_MAX_NODES = 300
-EIGSH_EXTRA = 4
+WINDOW_EXTRA = 4
 # Relative asymmetry tolerated (and removed by averaging with the transpose).
 SYMMETRY_RTOL = 1e-10
 
@@ -528,68 +531,13 @@ def check_graphs(X, name="X", dtype=None):
 # ---------------------------------------------------------------- node embeddings
 
 
-def _spectral_features(values, vectors, n_eigenvectors, largest):
-    """Basis-free |eigenvector| columns (the eigsh path; the core computes
-    the dense graphs' alike) of a stack: values (k, m) ascending,
-    vectors (k, n, m) (m eigenpairs of graphs of n nodes); returns
-    (k, n, n_eigenvectors), the columns of the n_eigenvectors smallest
-    (largest) eigenvalues, zero beyond m."""
-    k, m = values.shape
-    n = vectors.shape[1]
-    if largest:
-        values, vectors = values[:, ::-1], vectors[:, :, ::-1]
-    d = min(n_eigenvectors, m)
-    scale = np.maximum(1.0, np.abs(values).max(axis=1, keepdims=True))
-    same = np.abs(np.diff(values, axis=1)) <= EIGEN_RTOL * scale  # (k, m - 1): column j+1 in j's eigenspace
-    cols = np.arange(m)
-    none = np.zeros((k, 1), dtype=bool)
-    # First and one-past-last column of each column's eigenspace.
-    start = np.maximum.accumulate(np.where(np.concatenate([none, same], axis=1), 0, cols), axis=1)
-    end = np.minimum.accumulate(np.where(np.concatenate([same, none], axis=1), m, cols + 1)[:, ::-1], axis=1)[:, ::-1]
-    energy = np.zeros((k, n, m + 1))
-    np.cumsum(vectors * vectors, axis=2, out=energy[:, :, 1:])
-    s = np.broadcast_to(start[:, None, :d], (k, n, d))
-    e = np.broadcast_to(end[:, None, :d], (k, n, d))
-    total = np.take_along_axis(energy, e, 2) - np.take_along_axis(energy, s, 2)
-    out = np.zeros((k, n, n_eigenvectors))
-    out[:, :, :d] = np.sqrt(np.maximum(total, 0.0) / (e - s))
-    return out
-
-
-def _sparse_spectral(graphs, g, n_eigenvectors, laplacian):
-    from scipy.sparse.linalg import eigsh
-
-    n = int(graphs.node_offsets[g + 1] - graphs.node_offsets[g])
-    e = slice(graphs.edge_offsets[g], graphs.edge_offsets[g + 1])
-    A = sp.csr_matrix((graphs.weights[e], (graphs.rows[e], graphs.cols[e])), shape=(n, n))
-    if laplacian:  # the smallest of I - N are the largest of I + N, N = D^-1/2 A D^-1/2 (spectrum in [0, 2])
-        degree = np.asarray(A.sum(axis=1)).ravel()
-        inv = np.zeros(n)
-        np.divide(1.0, np.sqrt(degree), out=inv, where=degree > 0)
-        M = sp.identity(n, format="csr") + sp.diags(inv) @ A @ sp.diags(inv)
-    else:
-        M = A
-    k = min(n - 1, n_eigenvectors + EIGSH_EXTRA)
-    # A fixed start vector (the result must not depend on a random draw), and
-    # a generic one: from the all-ones vector, the Krylov space of a graph
-    # with identical components holds none of the eigenvectors that differ
-    # between them (400 nodes in two paths: eigenvalues off by 5e-3, and
-    # features that depended on the node order).
-    v0 = 1.0 + 0.5 * np.sin(np.arange(n) * (2.0 * np.pi * 0.6180339887498949) + 0.3)
-    values, vectors = eigsh(M, k=k, which="LA", v0=v0, tol=0)
-    order = np.argsort(values)
-    values, vectors = values[order], vectors[:, order]
-    if laplacian:  # eigenvalues 2 - mu of L, ascending
-        values, vectors = 2.0 - values[::-1], vectors[:, ::-1]
-    return _spectral_features(values[None], vectors[None], n_eigenvectors, largest=not laplacian)[0]
-
-
 def spectral_embeddings(graphs, n_eigenvectors, matrix, n_threads=1):
     """(total_nodes, n_eigenvectors) spectral node embeddings of Graphs: by
     the core for graphs up to DENSE_MAX_NODES nodes (dense eigensolver, in
     parallel over graphs, without the GIL; numpy's batched eigh on Python
-    threads scaled 1.4x on 16 cores), with eigsh one by one above. Each
-    graph's rows are the same whichever thread computes them."""
+    threads scaled 1.4x on 16 cores), and above, one by one, by connected
+    component (graph_spectra.py). Each graph's rows are the same whichever
+    thread computes them."""
     laplacian = matrix == "laplacian"
     out = np.zeros((graphs.total_size(), n_eigenvectors))
     as_int64 = lambda a: np.ascontiguousarray(a, dtype=np.int64)  # noqa: E731
@@ -603,7 +551,8 @@ def spectral_embeddings(graphs, n_eigenvectors, matrix, n_threads=1):
         for g in large[start:stop]:
             first = int(graphs.node_offsets[g] - base)
             out[first:first + int(graphs.node_offsets[g + 1] - graphs.node_offsets[g])] = \
-                _sparse_spectral(graphs, int(g), n_eigenvectors, laplacian)
+                large_graph_columns(graphs, int(g), n_eigenvectors, laplacian, n_eigenvectors + WINDOW_EXTRA,
+                                    DENSE_MAX_NODES, EIGEN_RTOL)
 
     if len(large):
         run_row_blocks(work, [(i, i + 1) for i in range(len(large))], max(1, n_threads))
