@@ -70,3 +70,36 @@ def test_find_package_consumer(tmp_path):
     # d(ACGTACGT, ACG) = 5, so the first feature is exp(-2.5) / sqrt(3).
     first = float(out.split("features(ACGTACGT) =")[1].split()[0])
     assert first == pytest.approx(math.exp(-2.5) / math.sqrt(3), abs=1e-6)
+
+
+def _clang():
+    return next(filter(None, map(shutil.which, ["clang++", *(f"clang++-{v}" for v in range(30, 10, -1))])), None)
+
+
+def _sanitizers_link(compiler, folder):
+    """clang's sanitizer runtimes may be missing where clang is installed."""
+    probe = folder / "probe.cpp"
+    probe.write_text("int main() { return 0; }\n")
+    flags = ["-fsanitize=address,undefined"]
+    return subprocess.run([compiler, *flags, str(probe), "-o", str(folder / "probe")], capture_output=True).returncode == 0
+
+
+@pytest.mark.parametrize("kind", ["gcc", "clang"])
+def test_a_program_builds_with_each_compiler_here(tmp_path, kind):
+    """cpp/tests/compiler_smoke.cpp as a user's program, with default flags
+    (every SIMD level through the target pragmas): g++ with the headers as
+    system headers and -Werror (its ABI warnings about vector arguments had
+    landed in the user's file), clang with its sanitizers (it refused the
+    hashed Fourier weights; its UBSan saw Levenshtein groups indexed past a
+    cache line)."""
+    compiler = shutil.which("g++") if kind == "gcc" else _clang()
+    if compiler is None:
+        pytest.skip(f"no {kind} C++ compiler here")
+    flags = ["-std=c++17", "-O1", "-Wall", "-Wextra", "-isystem", pyd2ke.get_include()]
+    if kind == "gcc":
+        flags.append("-Werror")
+    elif _sanitizers_link(compiler, tmp_path):
+        flags += ["-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+    exe = tmp_path / "smoke"
+    _run([compiler, *flags, str(ROOT / "cpp" / "tests" / "compiler_smoke.cpp"), "-o", str(exe)])
+    assert "all checks passed" in _run([str(exe)])

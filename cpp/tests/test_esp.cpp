@@ -165,6 +165,18 @@ void test_cgk() {
             }
         }
     }
+    // A plain char (signed on x86) of 0x80 or above is its byte, as in a
+    // TextView: it sign-extended to other symbols (0xFF to the pad).
+    {
+        const std::string bytes = "a\xe9\xff\x80z";
+        const std::basic_string<unsigned char> same(bytes.begin(), bytes.end());
+        std::vector<std::uint32_t> plain(15), by_unsigned(15);
+        pyd2ke::cgk_embed(bytes.data(), bytes.size(), seed, plain.size(), plain.data());
+        pyd2ke::cgk_embed(same.data(), same.size(), seed, by_unsigned.size(), by_unsigned.data());
+        std::vector<std::int64_t> offsets;
+        CHECK(plain == by_unsigned &&
+              pyd2ke::cgk_embed_batch({pyd2ke::TextView(bytes)}, seed, 15, offsets) == plain);
+    }
     // Batches: 3n or fixed length, identical across thread counts.
     std::vector<std::u32string> texts;
     for (int i = 0; i < 300; ++i) texts.push_back(random_string(rng, 1 + rng() % 50, 4));

@@ -49,47 +49,15 @@ inline double inverse_normal_tail(double u) {
     return upper ? -x : x;
 }
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"  // also instantiated on vector types, always inlined
-#endif
-template <class V>
-PYD2KE_ALWAYS_INLINE V inverse_normal_centre(V u) {
-    const V q = u - 0.5;
-    const V r = q * q;
-    const V num = (((((kAcklamA[0] * r + kAcklamA[1]) * r + kAcklamA[2]) * r + kAcklamA[3]) * r + kAcklamA[4]) * r +
-                   kAcklamA[5]) *
-                  q;
-    const V den = ((((kAcklamB[0] * r + kAcklamB[1]) * r + kAcklamB[2]) * r + kAcklamB[3]) * r + kAcklamB[4]) * r + 1.0;
-    return num / den;
-}
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+// The rational approximations shared by the scalar code here and the vector
+// code of each instruction set (which includes them again in its namespace,
+// under its target, so that no vector type crosses a function outside it).
+#include "fourier_rational.inl"
 
 inline double inverse_normal(double u) {
     if (u < kAcklamLow || u > 1.0 - kAcklamLow) return inverse_normal_tail(u);
     return inverse_normal_centre(u);
 }
-
-// tan(x) = num / den for 0 <= x <= pi/4: Cephes' rational approximation,
-// x + x z P(z) / Q(z) with z = x^2, as one fraction so that a caller wanting
-// cot(x) divides the other way round (one division either way).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"  // also instantiated on vector types, always inlined
-#endif
-template <class V>
-PYD2KE_ALWAYS_INLINE void tan_fraction(V x, V& num, V& den) {
-    const V z = x * x;
-    const V p = (-1.30936939181383777646e4 * z + 1.15351664838587416140e6) * z - 1.79565251976484877988e7;
-    den = (((z + 1.36812963470692954678e4) * z - 1.32089234440210967447e6) * z + 2.50083801823357915839e7) * z -
-          5.38695755929454629881e7;
-    num = x * den + x * z * p;
-}
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 // Standard Cauchy deviate tan(pi (u - 1/2)) = -+cot(pi a) with a = 1/2 -
 // |u - 1/2| in (0, 1/2], exact in floating point. cot(pi a) is 1/tan(pi a)

@@ -3,6 +3,8 @@
 // on purpose.
 
 #if PYD2KE_SIMD_VECTOR_BYTES
+#include "fourier_rational.inl"
+
 // Beyond this the Cody-Waite reduction below loses digits: such lanes (rare
 // heavy Cauchy tails) go through std::sin/std::cos.
 constexpr double kSinCosReductionLimit = 1e7;

@@ -86,8 +86,8 @@ public:
     void for_each_distance(const std::uint32_t* ids, std::size_t n, Emit&& emit) const {
         std::uint32_t dist[kMaxGroupBytes];
         for (const LaneGroup& g : groups_) {
-            kernels_.by_log2_lane_bytes[g.log2_lane_bytes](peq_[g.peq_offset].bytes, masks_[g.mask_offset].bytes,
-                                                           ids, n, dist);
+            kernels_.by_log2_lane_bytes[g.log2_lane_bytes](line_bytes(peq_, g.peq_offset),
+                                                           line_bytes(masks_, g.mask_offset), ids, n, dist);
             const std::uint32_t* pattern = g.pattern.data();
             for (std::size_t l = 0; l < g.pattern.size(); ++l) emit(pattern[l], dist[l]);
         }
@@ -107,6 +107,16 @@ public:
     std::size_t longest_pattern() const { return longest_; }
 
 private:
+    // The bytes of the lines from `first` on, as one array: a group's row spans
+    // several lines (indexing one line's `bytes` past its 64 was undefined
+    // behaviour, which clang's UBSan reported).
+    static unsigned char* line_bytes(std::vector<CacheLine>& lines, std::size_t first) {
+        return reinterpret_cast<unsigned char*>(lines.data() + first);
+    }
+    static const unsigned char* line_bytes(const std::vector<CacheLine>& lines, std::size_t first) {
+        return reinterpret_cast<const unsigned char*>(lines.data() + first);
+    }
+
     void add_to_lane_group(std::uint32_t j, const std::vector<std::uint32_t>& p, std::size_t rows) {
         const std::size_t group_bytes = kernels_.group_bytes;
         const std::size_t lines_per_row = group_bytes / sizeof(CacheLine);
@@ -125,10 +135,11 @@ private:
         // Bit i of a lane is bit i % 8 of the lane's byte i / 8 (little-endian
         // lanes, as on every x86 and ARM target).
         const std::size_t lane_offset = g.pattern.size() << log2_bytes;
-        unsigned char* mask = masks_[g.mask_offset].bytes + lane_offset;
+        unsigned char* peq = line_bytes(peq_, g.peq_offset);
+        unsigned char* mask = line_bytes(masks_, g.mask_offset) + lane_offset;
         for (std::size_t i = 0; i < p.size(); ++i) {
             const auto bit = static_cast<unsigned char>(1u << (i % 8));
-            peq_[g.peq_offset].bytes[p[i] * group_bytes + lane_offset + i / 8] |= bit;
+            peq[p[i] * group_bytes + lane_offset + i / 8] |= bit;
             mask[i / 8] |= bit;
         }
         g.pattern.push_back(j);

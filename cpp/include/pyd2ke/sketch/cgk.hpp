@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "../core/config.hpp"
@@ -35,7 +36,9 @@ void cgk_embed(const CharT* s, std::size_t n, std::uint64_t seed, std::size_t ou
     std::size_t i = 0;
     for (std::size_t t = 0; t < out_len; ++t) {
         if (i < n) {
-            const std::uint32_t c = static_cast<std::uint32_t>(s[i]);
+            // Through the unsigned type: a plain char of 0x80 or above would
+            // sign-extend (0xFF to the pad symbol) and differ from TextView's bytes.
+            const std::uint32_t c = static_cast<std::uint32_t>(static_cast<std::make_unsigned_t<CharT>>(s[i]));
             out[t] = c;
             i += cgk_bit(seed, t, c);
         } else {
