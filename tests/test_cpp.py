@@ -103,3 +103,22 @@ def test_a_program_builds_with_each_compiler_here(tmp_path, kind):
     exe = tmp_path / "smoke"
     _run([compiler, *flags, str(ROOT / "cpp" / "tests" / "compiler_smoke.cpp"), "-o", str(exe)])
     assert "all checks passed" in _run([str(exe)])
+
+
+def test_the_usage_guide_cpp_example_runs(tmp_path):
+    """docs/usage.md's C++ block, verbatim inside a main()."""
+    compiler = shutil.which("g++") or _clang()
+    if compiler is None:
+        pytest.skip("no C++ compiler here")
+    text = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
+    block = text.split("```cpp\n", 1)[1].split("```", 1)[0]
+    includes = [line for line in block.splitlines() if line.startswith("#include")]
+    body = [line for line in block.splitlines() if not line.startswith("#include")]
+    source = tmp_path / "example.cpp"
+    source.write_text("\n".join([*includes, "#include <cstdio>", "int main() {", *body,
+                                 '    std::printf("%zu %.6f\\n", d, Z[0]);', "}", ""]))
+    exe = tmp_path / "example"
+    _run([compiler, "-std=c++17", "-O1", "-isystem", pyd2ke.get_include(), str(source), "-o", str(exe)])
+    d, first = _run([str(exe)]).split()
+    # d(ACGTACGT, ACG) = 5: the first feature is exp(-2.5) / sqrt(3).
+    assert d == "3" and float(first) == pytest.approx(math.exp(-2.5) / math.sqrt(3), abs=1e-6)

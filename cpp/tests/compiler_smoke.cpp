@@ -3,8 +3,8 @@
 // g++ -Werror, and with clang's sanitizers. It exercises the templates that
 // met a compiler's limits: hashed Fourier weights of vector types (clang
 // refused them, g++ warned of their ABI in this file), Levenshtein lane
-// groups of several cache lines (indexed past one line's bytes: clang's UBSan)
-// and CGK walks of plain, signed char.
+// groups of several cache lines (indexed past one line's bytes: clang's UBSan),
+// CGK walks of plain, signed char, and string literals (ambiguous before).
 #include <pyd2ke/pyd2ke.hpp>
 
 #include <cmath>
@@ -29,6 +29,10 @@ int main() {
     batch.distances(pyd2ke::TextView(text), d.data());
     for (std::size_t j = 0; j < patterns.size(); ++j)
         failures += d[j] != pyd2ke::levenshtein(std::string_view(patterns[j]), std::string_view(text));
+    // String literals, as a user first writes them.
+    failures += pyd2ke::levenshtein("kitten", "sitting") != 3 || pyd2ke::levenshtein(U"\u00e9t\u00e9", u"ete") != 2;
+    const pyd2ke::LevenshteinBatch literals(std::vector<pyd2ke::TextView>{"ACG", "TT"});
+    failures += literals.size() != 2;
     const std::string bytes = "a\xe9\xff";
     std::vector<std::uint32_t> walk(9);
     pyd2ke::cgk_embed(bytes.data(), bytes.size(), 3, walk.size(), walk.data());

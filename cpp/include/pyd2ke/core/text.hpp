@@ -26,6 +26,11 @@ struct TextView {
     TextView(std::string_view s) : data(s.data()), size(s.size()), unit_bytes(1) {}
     TextView(std::u16string_view s) : data(s.data()), size(s.size()), unit_bytes(2) {}
     TextView(std::u32string_view s) : data(s.data()), size(s.size()), unit_bytes(4) {}
+    // String literals and C strings (without these, "abc" was ambiguous
+    // between the string_view and std::string constructors).
+    TextView(const char* s) : TextView(std::string_view(s)) {}
+    TextView(const char16_t* s) : TextView(std::u16string_view(s)) {}
+    TextView(const char32_t* s) : TextView(std::u32string_view(s)) {}
     TextView(const std::string& s) : TextView(std::string_view(s)) {}
     TextView(const std::u16string& s) : TextView(std::u16string_view(s)) {}
     TextView(const std::u32string& s) : TextView(std::u32string_view(s)) {}
