@@ -34,6 +34,7 @@ same way whatever chunk it is in (tests/test_skeleton.py).
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from numbers import Integral
 
 import numpy as np
@@ -103,6 +104,33 @@ def _report_progress(name, done, total, seconds):
           file=sys.stderr, flush=True)
 
 
+class SizeMemoryError(MemoryError):
+    """A MemoryError of a pyd2ke estimator, with the parameters that size its
+    work (numpy's own says how much it asked for, not why)."""
+
+
+# Integer parameters that are not sizes.
+_NOT_SIZES = ("n_jobs", "random_state", "verbose", "seed")
+
+
+@contextmanager
+def size_parameters_named(estimator, method):
+    """Re-raises a MemoryError naming the estimator's integer parameters above
+    1, largest first (output_length=2**31 - 1 ended in numpy's "Unable to
+    allocate 48.0 GiB" alone)."""
+    try:
+        yield
+    except SizeMemoryError:
+        raise
+    except MemoryError as error:
+        sizes = sorted(((value, name) for name, value in estimator.get_params(deep=False).items()
+                        if isinstance(value, Integral) and not isinstance(value, bool) and value > 1
+                        and name not in _NOT_SIZES), reverse=True)
+        named = ", ".join(f"{name}={value}" for value, name in sizes)
+        raise SizeMemoryError(f"{type(estimator).__name__}.{method} ran out of memory ({error})"
+                              + (f"; the parameters that size it: {named}" if named else "")) from error
+
+
 class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Base class of the pyd2ke estimators: parameter checks, the chunked
     transform and the scikit-learn contract (see the module docstring).
@@ -132,8 +160,8 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         self._check_params()
         self._validate_params()
         column = one_column_name(X)
-        with using_threads(effective_n_threads(self.n_jobs)), errors_labelled(X):  # packing the input too
-            columns = item_columns(X) if self._items_are_tables() else None
+        with using_threads(effective_n_threads(self.n_jobs)), errors_labelled(X), size_parameters_named(self, "fit"):
+            columns = item_columns(X) if self._items_are_tables() else None  # packing the input too
             self._fit(X, y)
         self.__dict__.pop("_item_columns", None)
         if columns is not None:
@@ -174,7 +202,8 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         """
         check_is_fitted(self, self._fitted_attribute)
         self._check_column(X)
-        with using_threads(effective_n_threads(self.n_jobs)), errors_labelled(X):  # packing the input too
+        with using_threads(effective_n_threads(self.n_jobs)), errors_labelled(X), \
+                size_parameters_named(self, "transform"):  # packing the input too
             self._check_item_columns(X)
             return self._transform_chunks(X)
 

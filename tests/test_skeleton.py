@@ -195,3 +195,21 @@ def test_shared_docstring_paragraphs_are_filled_in():
         for placeholder in PARAGRAPHS:
             assert placeholder not in cls.__doc__, (cls, placeholder)
     assert "    " + PARAGRAPHS["<standardize>"].replace("\n", "\n    ") in pyd2ke.RandomWarpingSeries.__doc__
+
+
+def test_running_out_of_memory_names_the_size_parameters(monkeypatch):
+    # CGKEmbedding(output_length=2**31 - 1) ended in numpy's "Unable to
+    # allocate 48.0 GiB" alone.
+    model = pyd2ke.CGKEmbedding(output_length=5000, random_state=0).fit(strings(4))
+
+    def short_of_memory(*args):
+        raise MemoryError("Unable to allocate 48.0 GiB")
+
+    monkeypatch.setattr(type(model), "_transform_chunk", short_of_memory)
+    with pytest.raises(MemoryError, match=r"CGKEmbedding.transform ran out of memory \(Unable to allocate 48.0 GiB\); "
+                                          r"the parameters that size it: output_length=5000") as caught:
+        model.transform(strings(4))
+    assert isinstance(caught.value.__cause__, MemoryError)
+    monkeypatch.setattr(type(model), "_fit", short_of_memory)
+    with pytest.raises(MemoryError, match=r"CGKEmbedding.fit ran out of memory"):
+        model.fit(strings(4))
