@@ -29,6 +29,10 @@ def pairwise_distances(X, Y=None, metric="levenshtein", n_jobs=None, dtype=np.fl
     dtype : numpy.float64 or numpy.float32, default=numpy.float64
         Output type, and for the numeric metrics also the arithmetic precision
         (for "emd", of the ground distances; the transport is always float64).
+        Ground costs over several channels or dimensions square differences:
+        in float32, differences below about 1e-19 lose digits and below
+        about 2e-23 vanish (values of that size are better scaled up, or
+        computed in float64).
     **metric_params
         The keywords of the metric (above), e.g. ``window=5`` for "dtw".
 
