@@ -10,6 +10,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from ._base import store_parameters
+from ._domains.series import SeriesLayoutWarning
+from ._validation import warn_user
 from .timeseries import RandomWarpingSeries
 
 # The tags both frameworks name alike; each adapter adds its own.
@@ -31,6 +33,20 @@ def as_steps(X, case_steps):
     return [np.ascontiguousarray(case_steps(case)) for case in X]
 
 
+
+
+def warn_if_steps_first(adapter, series):
+    """A SeriesLayoutWarning when every case (two or more) has a single time
+    point of several channels: the look of (n_cases, n_timepoints, 1) data,
+    univariate series in the steps-first layout, which the adapter reads as
+    one time point of n_timepoints channels (GunPoint as (50, 150, 1):
+    accuracy 0.83 for 0.99). More channels than time points alone is no
+    sign: UEA's FaceDetection has 144 channels of 62 time points."""
+    if len(series) >= 2 and series[0].shape[1] > 1 and max(len(s) for s in series) == 1:
+        framework = type(adapter).__module__.rsplit(".", 1)[-1]
+        warn_user(f"every case of X has a single time point ({series[0].shape[1]} channels). {framework}'s layout "
+                  f"is (n_cases, n_channels, n_timepoints): if X is (n_cases, n_timepoints, n_channels), pass "
+                  f"X.transpose(0, 2, 1)", SeriesLayoutWarning)
 
 
 def rws_of(adapter):
@@ -65,7 +81,9 @@ class TransformerAdapter:
         super().__init__()
 
     def _fit(self, X, y=None):
-        self.rws_ = rws_of(self).fit(self._steps(X))
+        series = self._steps(X)
+        warn_if_steps_first(self, series)
+        self.rws_ = rws_of(self).fit(series)
         return self
 
 
@@ -79,7 +97,9 @@ class ClassifierAdapter:
         super().__init__()
 
     def _fit(self, X, y):
-        self.pipeline_ = classifier_pipeline(self).fit(self._steps(X), y)
+        series = self._steps(X)
+        warn_if_steps_first(self, series)
+        self.pipeline_ = classifier_pipeline(self).fit(series, y)
         return self
 
     def _predict(self, X):

@@ -54,7 +54,14 @@ def znormalize(X, eps=1e-8):
     """
     eps = check_non_negative_real(eps, "eps")
     X = list(X) if not isinstance(X, np.ndarray) else X
-    packed = warn_if_channels_first(check_series(X))
+    packed = check_series(X)
+    if packed.dim > 1 and packed.lengths().max() == 1:
+        # Each series one step: every channel would be centred to zero. The
+        # look of aeon's univariate (1, n_timepoints) cases read as (length, channels).
+        raise ValueError(f"every series of X has a single step (X[0]: 1 step of {packed.dim} channels), which "
+                         f"z-normalises to zeros. pyd2ke reads a series as (length, channels): if these are aeon's or "
+                         f"sktime's (n_channels, n_timepoints) cases, pass [x.T for x in X]")
+    warn_if_channels_first(packed)
     univariate = [np.ndim(s) == 1 for s in X]
     out = []
     for s, flat in zip(packed.to_list(), univariate):

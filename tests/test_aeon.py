@@ -47,6 +47,16 @@ def test_transformer_reads_aeon_layouts():
         assert RandomWarpingSeriesTransformer(8, random_state=0).fit_transform(short).shape == (6, 8)
 
 
+def test_steps_first_univariate_series_are_warned_about():
+    # GunPoint as (50, 150, 1) was read as one time point of 150 channels,
+    # silently: accuracy 0.83 for 0.99.
+    X = np.random.default_rng(0).normal(size=(6, 40, 1))
+    with pytest.warns(pyd2ke.SeriesLayoutWarning, match=r"single time point \(40 channels\).*X.transpose\(0, 2, 1\)"):
+        RandomWarpingSeriesClassifier(8, random_state=0).fit(X, np.array([0, 1] * 3))
+    with pytest.warns(pyd2ke.SeriesLayoutWarning, match="aeon's layout"):
+        RandomWarpingSeriesTransformer(8, random_state=0).fit(X)
+
+
 def test_classifier_on_unequal_length_pickup_gestures():
     """PickupGestureWiimoteZ: 50 + 50 series of 29-361 steps, no padding
     (MiniRocket needs the padded copy: 0.80 in docs/results_timeseries.md)."""

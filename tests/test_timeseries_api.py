@@ -93,6 +93,12 @@ def test_znormalize():
     np.testing.assert_allclose(Z[0], [[-1.0, 0.0], [1.0, 0.0]])
 
 
+def test_znormalize_refuses_series_of_one_step():
+    # A list of aeon's univariate (1, n_timepoints) cases: every value became 0.
+    with pytest.raises(ValueError, match=r"single step \(X\[0\]: 1 step of 24 channels\).*\[x.T for x in X\]"):
+        znormalize([np.arange(24.0)[None, :], np.ones((1, 24))])
+
+
 def test_znormalize_only_centres_near_flat_channels():
     """A channel whose std is at most eps keeps its units: centred, not
     blown up to unit size (rounding noise near 0 stayed noise-sized)."""

@@ -67,9 +67,9 @@ def check_series(X, name="X", dtype=np.float64):
     for i, s in enumerate(X):
         a = real_array(s, f"{name}[{i}]", "DTW needs real values")
         if a.ndim == 0:
-            fix = (f"{name} looks like a long-format panel (a MultiIndex of instance and time, as sktime's "
+            fix = (f"{name} looks like a long-format panel (a MultiIndex of instance and time, as aeon's and sktime's "
                    f"pd-multiindex): pass one array per series, e.g. [g.to_numpy() for _, g in "
-                   f"{name}.groupby(level=0)], or use pyd2ke.sktime" if long_format
+                   f"{name}.groupby(level=0)], or use the adapters of pyd2ke.aeon or pyd2ke.sktime" if long_format
                    else f"if {name} is one series, pass [{name}]")
             raise ValueError(f"{name}[{i}] is a single number, not a series: {fix}")
         a = item_rows(a, f"{name}[{i}]", "a series is (length,) or (length, channels)",
@@ -122,8 +122,8 @@ def warn_if_far_from_random(packed, scale, name="X"):
         warn_user(f"the values of {name} have root mean square {rms:.3g}, over {_FAR_FROM_RANDOM:g} times the "
                   f"scale of the random series (N(0, scale^2), scale={scale:g}): their distances then measure the "
                   f"values' size and offset more than their shape (on GunPoint, shifting the series by 100 cost 15 "
-                  f"points of accuracy). z-normalise the series (pyd2ke.timeseries.znormalize), or set scale near "
-                  f"their spread")
+                  f"points of accuracy). z-normalise the series (pyd2ke.timeseries.znormalize, or aeon's Normalizer "
+                  f"before the aeon adapters), or set RandomWarpingSeries' scale near their spread")
 
 
 def check_window(window, name="window"):
