@@ -81,7 +81,8 @@ def _sanitizers_link(compiler, folder):
     probe = folder / "probe.cpp"
     probe.write_text("int main() { return 0; }\n")
     flags = ["-fsanitize=address,undefined"]
-    return subprocess.run([compiler, *flags, str(probe), "-o", str(folder / "probe")], capture_output=True).returncode == 0
+    built = subprocess.run([compiler, *flags, str(probe), "-o", str(folder / "probe")], capture_output=True)
+    return built.returncode == 0
 
 
 @pytest.mark.parametrize("kind", ["gcc", "clang"])
