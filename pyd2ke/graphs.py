@@ -44,8 +44,8 @@ class RandomGraphEmbedding(D2KEBase):
         columns for graphs of fewer than d nodes. Degenerate eigenspaces are
         made basis-free (see pyd2ke/_domains/graphs.py), so features do not
         depend on the order of the nodes, except for an eigenspace of a
-        connected component above 300 nodes larger than the d + 4
-        eigenpairs computed there (a star's): see the user guide.
+        connected component above 2000 nodes larger than the d + 4
+        eigenpairs computed there: see the user guide.
     matrix : {"laplacian", "adjacency"}, default="laplacian"
     label_scale : float, default=0.5
         Node labels are appended as one-hot columns times label_scale (two

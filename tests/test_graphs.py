@@ -9,6 +9,7 @@ import scipy.sparse as sp
 from cases import graphs
 
 import pyd2ke
+import pyd2ke._domains.graph_spectra as graph_spectra
 import pyd2ke._domains.graphs as graph_domain
 from pyd2ke import RandomGraphEmbedding, RepresentativeSetEmbedding
 from pyd2ke._domains.graphs import NodeVectors, check_graphs, node_embeddings
@@ -244,24 +245,37 @@ def path(n):
     return A + A.T
 
 
+@pytest.mark.parametrize("dense_subset_max", [None, 300])
 @pytest.mark.parametrize("matrix", ["laplacian", "adjacency"])
-def test_large_graphs_are_solved_by_connected_component(matrix):
+def test_large_graphs_are_solved_by_connected_component(matrix, dense_subset_max, monkeypatch):
     # Above DENSE_MAX_NODES (300). On a whole graph, Lanczos returned 6 of
     # the 50 copies of the top eigenvalue of 50 paths (columns of other
     # eigenvalues), and a path's crowded eigenvalues took it 52,597 matrix
     # products at 3000 nodes. Features within 1e-9 of numpy's eigh, and of
-    # the same graphs with their nodes in another order.
+    # the same graphs with their nodes in another order. With components
+    # above 300 nodes solved sparsely (dense_subset_max=300), the path and
+    # the cycle go through banded shift-invert, the random graph's largest
+    # component and the tree through Lanczos and its search for missed copies
+    # (Lanczos found 3 of the 4 copies of the tree's 5th eigenvalue), the
+    # star and the complete bipartite graph (few distinct eigenvalues, where
+    # ARPACK failed or restarted from random vectors) through the dense solver.
+    if dense_subset_max is not None:
+        monkeypatch.setattr(graph_spectra, "DENSE_SUBSET_MAX_NODES", dense_subset_max)
     rng = np.random.default_rng(1)
     sparse = np.triu(rng.random((700, 700)) < 0.004, 1).astype(float)
     sparse = (sparse + sparse.T) * rng.uniform(0.5, 2.0, (700, 700))
     sparse = (sparse + sparse.T) / 2
-    tree = np.zeros((1023, 1023))  # a binary tree: Lanczos found 3 of the 4 copies of its 5th eigenvalue
+    tree = np.zeros((1023, 1023))  # a binary tree
     tree[np.arange(1, 1023), (np.arange(1, 1023) - 1) // 2] = 1
+    bipartite = np.zeros((350, 350))
+    bipartite[:50, 50:] = 1
     G = [np.kron(np.eye(20), path(20)),  # 20 equal components, each by the dense solver
          path(1200),  # one component, by banded shift-invert
          np.pad(cycle(600), (0, 5)),  # a band and isolated nodes
-         sparse,  # Lanczos on its largest component, the dense solver on the others
-         tree + tree.T]
+         sparse,  # its largest component, and the others by the dense solver
+         tree + tree.T,
+         star(400),
+         bipartite + bipartite.T]
     assert graph_domain.DENSE_MAX_NODES < 400
     want = np.vstack([reference_spectral(A, 6, matrix) for A in G])
     got = graph_domain.spectral_embeddings(check_graphs(G), 6, matrix)

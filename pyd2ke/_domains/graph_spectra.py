@@ -11,27 +11,34 @@ brings the others only sometimes. On the whole graph it returned 6 of the
 random graph with 7 components): columns of the wrong eigenvalues.
 
 Each component is solved by what suits it:
-- up to dense_max nodes: numpy's dense eigh, batched by size (every
+- up to dense_max nodes (300): numpy's dense eigh, batched by size (every
   eigenpair, repeated ones included);
-- a narrow band after reverse Cuthill-McKee (paths, cycles, ladders, long
-  meshes): shift-invert Lanczos with a banded Cholesky factor. Their top
-  eigenvalues crowd together (a path's are about 1/n^2 apart), where plain
-  Lanczos needed 52,597 products for 3000 nodes (2.2 s, against 0.09 s) and
-  did not end for 10,000. Their factor is as cheap as a few products;
-- any other: Lanczos on the largest eigenvalues (expanders and other
-  well-connected graphs, where it ends within a few thousand products and
-  where a factor fills in: 61 s for a random 3-regular graph of 20,000
-  nodes).
-An eigenspace cut by one component's window of eigenpairs (only for the
-components solved by Lanczos) is the one case whose columns still depend
-on the node order.
+- up to DENSE_SUBSET_MAX_NODES (2000): LAPACK's dense solver for the
+  largest eigenpairs only. Lanczos (ARPACK) missed copies of repeated
+  eigenvalues there, failed on graphs with few distinct eigenvalues
+  (complete multipartite graphs) and, restarting from its own random
+  vectors, gave other features on each call;
+- larger, with a narrow band after reverse Cuthill-McKee (paths, cycles,
+  ladders, long meshes): shift-invert Lanczos with a banded Cholesky
+  factor. Their top eigenvalues crowd together (a path's are about 1/n^2
+  apart), where plain Lanczos needed 52,597 products for 3000 nodes (2.2 s,
+  against 0.09 s) and did not end for 10,000;
+- larger, with few distinct eigenvalues (a star, a hypercube: the Krylov
+  space of the start vector closes within KRYLOV_PROBE_STEPS steps): the
+  dense solver, up to DENSE_FALLBACK_MAX_NODES;
+- any other: Lanczos on the largest eigenvalues (well-connected graphs,
+  where it ends within a few thousand products and where a factor fills
+  in: 61 s for a random 3-regular graph of 20,000 nodes), then a search for
+  the copies of repeated eigenvalues it missed.
+An eigenspace cut by a sparsely solved component's window of eigenpairs is
+the one case whose columns may still depend on the node order.
 """
 
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components, reverse_cuthill_mckee
-from scipy.sparse.linalg import LinearOperator, eigsh
+from scipy.sparse.linalg import ArpackError, LinearOperator, eigsh
 
 # Components whose reverse Cuthill-McKee bandwidth is at most this: shift-invert with a banded Cholesky
 # (its cost, n * band^2, stays below a few hundred matrix products).
@@ -44,6 +51,16 @@ SHIFT = 1e-9
 CHECK_TOL = 1e-9
 # Dense blocks are solved this many values at a time.
 DENSE_BATCH_VALUES = 1 << 22
+# Components up to this many nodes: a dense solver for their largest eigenpairs only (LAPACK's dsyevr on a
+# subset: 0.05 s at 1000 nodes, 0.3 s at 2000, one thread). Lanczos (ARPACK) missed copies of repeated
+# eigenvalues there (a ternary tree of 1093 nodes: columns off by 0.013), failed on graphs with few distinct
+# eigenvalues (complete multipartite graphs: "No shifts could be applied") and, restarting from its own
+# random vectors, gave other features on each call.
+DENSE_SUBSET_MAX_NODES = 2000
+# A larger component whose Krylov space from the start vector closes within this many steps has few distinct
+# eigenvalues (a star's three): the dense solver too, up to DENSE_FALLBACK_MAX_NODES (about 20 s at 8000).
+KRYLOV_PROBE_STEPS = 32
+DENSE_FALLBACK_MAX_NODES = 8000
 
 
 def spectral_matrix(graphs, g, laplacian):
@@ -105,18 +122,61 @@ def _dense_components(M, label, local, components, size, keep, rtol):
     return out
 
 
+def _dense_largest(M, k, rtol):
+    """The k largest eigenpairs of a component by a dense solver (values
+    descending), and every further one tied with the k-th."""
+    n = M.shape[0]
+    A = M.toarray()
+    t = min(n, k + 16)
+    while True:
+        values, vectors = scipy.linalg.eigh(A, subset_by_index=[n - t, n - 1], driver="evr")
+        if len(values) != t:  # dsyevr may return fewer than asked in tight clusters (K(50, 300): 23 of 26)
+            values, vectors = np.linalg.eigh(A)
+            t = n
+        values, vectors = values[::-1], vectors[:, ::-1]
+        tie = rtol * max(1.0, float(np.abs(values).max()))
+        kept = min(k, n)
+        while kept < t and values[kept - 1] - values[kept] <= tie:
+            kept += 1
+        if kept < t or t == n:
+            return values[:kept], vectors[:, :kept]
+        t = min(n, 2 * t)
+
+
+def _krylov_closes(M, steps):
+    """Whether the Krylov space of the start vector is invariant within
+    `steps` steps: M then has at most that many distinct eigenvalues with a
+    component in it (a generic vector has one in every eigenspace)."""
+    basis = np.empty((steps, M.shape[0]))
+    v = _start_vector(M.shape[0])
+    scale = None
+    for j in range(steps):
+        basis[j] = v / np.linalg.norm(v)
+        w = M @ basis[j]
+        scale = np.linalg.norm(w) if scale is None else max(scale, np.linalg.norm(w))
+        for _ in range(2):  # twice: Gram-Schmidt keeps the basis orthogonal to rounding
+            w -= basis[:j + 1].T @ (basis[:j + 1] @ w)
+        if np.linalg.norm(w) <= 1e-10 * max(scale, 1e-300):
+            return True
+        v = w
+    return False
+
+
 def _missed_copies(M, values, vectors, bound, rtol):
     """The k largest eigenpairs, with the copies of repeated eigenvalues that
     Lanczos missed. They are the largest eigenvalues of M once the found
-    pairs are moved below its spectrum, sought from another start vector (the
-    first one's Krylov space holds one vector of each eigenspace): first
+    pairs are moved below its spectrum, sought from other start vectors (one
+    start vector's Krylov space holds one vector of each eigenspace): first
     roughly (a Ritz value is a lower bound on the largest, and the rough search
     costs a fraction of the first), then exactly for each one above the k-th
     value. A tie with the k-th value is the window's cut, which stays."""
     n, k = vectors.shape
     tol = rtol * max(1.0, bound)
-    start = np.random.default_rng(0).standard_normal(n)  # fixed: the result must not depend on a draw
+    draws = np.random.default_rng(0)  # fixed: the result must not depend on a draw
     for _ in range(k):
+        # A new start vector each round: from the last one, the Krylov space holds
+        # no direction of an eigenspace beyond the copy just found.
+        start = draws.standard_normal(n)
         shift = values + bound + 1.0  # eigenvalue v -> -bound - 1
 
         def deflated(x, found=vectors, shift=shift):
@@ -137,34 +197,67 @@ def _missed_copies(M, values, vectors, bound, rtol):
 def _largest_eigenpairs(M, k, laplacian, rtol):
     """The k largest eigenpairs of a connected component's matrix (values descending)."""
     n = M.shape[0]
+    if n <= DENSE_SUBSET_MAX_NODES:
+        return _dense_largest(M, k, rtol)
     perm = reverse_cuthill_mckee(M, symmetric_mode=True)
     banded = M[perm][:, perm].tocoo()
     band = int(np.abs(banded.row - banded.col).max())
     # An upper bound on the spectrum: I + N's is 2, a non-negative A's its largest row sum.
     bound = 2.0 if laplacian else float(np.abs(M).sum(axis=1).max())
-    if band > BANDED_MAX_BANDWIDTH:
-        values, vectors = eigsh(M, k=k, which="LA", v0=_start_vector(n), tol=0)
-        values, vectors = _missed_copies(M, values, vectors, bound, rtol)
+    if band <= BANDED_MAX_BANDWIDTH:
+        values, vectors = _shift_invert(M, k, perm, banded, band, bound, laplacian)
+    elif n <= DENSE_FALLBACK_MAX_NODES and _krylov_closes(M, KRYLOV_PROBE_STEPS):
+        return _dense_largest(M, k, rtol)
     else:
-        # Shifted just above the bound, sigma I - M is positive definite: Cholesky needs no pivoting and keeps
-        # the band.
-        sigma = bound + SHIFT * max(1.0, bound)
-        upper = banded.row <= banded.col
-        factor = np.zeros((band + 1, n))
-        r, c = banded.row[upper], banded.col[upper]
-        factor[band + r - c, c] = -banded.data[upper]
-        factor[band] += sigma
-        factor = scipy.linalg.cholesky_banded(factor)
-        inverse = np.empty(n, dtype=np.intp)
-        inverse[perm] = np.arange(n)
-
-        def solve(x):  # (M - sigma I)^-1 x
-            return -scipy.linalg.cho_solve_banded((factor, False), np.ravel(x)[perm])[inverse]
-
-        values, vectors = eigsh(M, k=k, sigma=sigma, which="LM", v0=_start_vector(n), tol=0,
-                                OPinv=LinearOperator((n, n), matvec=solve, dtype=np.float64))
+        try:
+            values, vectors = eigsh(M, k=k, which="LA", v0=_start_vector(n), tol=0)
+            values, vectors = _missed_copies(M, values, vectors, bound, rtol)
+        except ArpackError as error:
+            if n > DENSE_FALLBACK_MAX_NODES:
+                raise RuntimeError(f"the sparse eigensolver failed on a connected component of {n} nodes "
+                                   f"({error}), too large for the dense one") from error
+            return _dense_largest(M, k, rtol)
     order = np.argsort(values)[::-1]
     return values[order], vectors[:, order]
+
+
+def _shift_invert(M, k, perm, banded, band, bound, laplacian):
+    """Shift-invert Lanczos with a banded Cholesky factor of sigma I - M
+    (positive definite: no pivoting, the band kept), sigma just above the
+    largest eigenvalue. I + N's is 2; the adjacency's is found by bisection
+    between 0 and its bound, since a factor exists exactly when sigma is above
+    it (a row-sum bound of 4 for a largest eigenvalue of 3.41, on a 3 x 10000
+    grid, took 76 s where the found one takes well under a second)."""
+    n = M.shape[0]
+    upper = banded.row <= banded.col
+    r, c = banded.row[upper], banded.col[upper]
+    lower_band = np.zeros((band + 1, n))
+    lower_band[band + r - c, c] = -banded.data[upper]
+
+    def factor(sigma):
+        shifted = lower_band.copy()
+        shifted[band] += sigma
+        return scipy.linalg.cholesky_banded(shifted)
+
+    margin = SHIFT * max(1.0, bound)
+    sigma = bound + margin
+    chol = factor(sigma)
+    if not laplacian:
+        low = 0.0
+        while sigma - low > margin:
+            middle = 0.5 * (low + sigma)
+            try:
+                chol, sigma = factor(middle), middle
+            except np.linalg.LinAlgError:
+                low = middle
+    inverse = np.empty(n, dtype=np.intp)
+    inverse[perm] = np.arange(n)
+
+    def solve(x):  # (M - sigma I)^-1 x
+        return -scipy.linalg.cho_solve_banded((chol, False), np.ravel(x)[perm])[inverse]
+
+    return eigsh(M, k=k, sigma=sigma, which="LM", v0=_start_vector(n), tol=0,
+                 OPinv=LinearOperator((n, n), matvec=solve, dtype=np.float64))
 
 
 def large_graph_columns(graphs, g, n_eigenvectors, laplacian, window, dense_max, rtol):
@@ -190,17 +283,20 @@ def large_graph_columns(graphs, g, n_eigenvectors, laplacian, window, dense_max,
         pieces.append(_Eigenpairs(values[None], nodes[None], (vectors ** 2)[None]))
     # Keys ascending in column order: the Laplacian's eigenvalues 2 - mu, or -lambda for the adjacency.
     keys = np.concatenate([(2.0 - p.keys if laplacian else -p.keys).ravel() for p in pieces])
-    return _basis_free_columns(keys, pieces, n, n_eigenvectors, window, rtol)
+    # Eigenvalues within rtol * max(1, |lambda|max) are one eigenspace: the Laplacian's |lambda|max is taken
+    # as its bound, 2 (the dense solver of smaller graphs sees the whole spectrum, whose top is 2 for a
+    # bipartite component and near it for most others); the adjacency's is its top, the first key.
+    scale = 2.0 if laplacian else max(1.0, float(np.abs(keys).max(initial=0.0)))
+    return _basis_free_columns(keys, pieces, n, n_eigenvectors, window, rtol * scale)
 
 
-def _basis_free_columns(keys, pieces, n, n_eigenvectors, window, rtol):
+def _basis_free_columns(keys, pieces, n, n_eigenvectors, window, tol):
     """Column j < n_eigenvectors: sqrt(node i's squared norm in the eigenspace
     of the j-th key / that eigenspace's multiplicity), eigenspaces grouped
-    across components by keys within rtol * max(1, |key|max)."""
+    across components by keys within tol."""
     order = np.argsort(keys, kind="stable")
     ranked = keys[order]
     width = min(window, len(ranked))
-    tol = rtol * max(1.0, float(np.abs(ranked[:width]).max()))
     while width < len(ranked) and ranked[width] - ranked[width - 1] <= tol:
         width += 1
     group = np.concatenate([[0], np.cumsum(np.diff(ranked[:width]) > tol)])

@@ -26,9 +26,10 @@ it straddles the n_eigenvectors cut. Eigenvalues closer than
 EIGEN_RTOL * max(1, |lambda|max) are treated as equal. So node embeddings
 of a permuted graph are the permuted node embeddings (to rounding), and
 features do not depend on node order. (Graphs above DENSE_MAX_NODES nodes
-are solved by connected component, in graph_spectra.py: a component above
-DENSE_MAX_NODES nodes gives n_eigenvectors + WINDOW_EXTRA eigenpairs, and an
-eigenspace it cuts cannot be completed there.)
+are solved by connected component, in graph_spectra.py: a component solved
+by a sparse method gives n_eigenvectors + WINDOW_EXTRA eigenpairs, and an
+eigenspace it cuts cannot be completed there. There, |lambda|max of the
+Laplacian is taken as its bound, 2.)
 
 Categorical node labels (strings or any hashable value, in networkx's
 "label" attribute or a (adjacency, labels) pair) are mapped to integers at
