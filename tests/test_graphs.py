@@ -562,3 +562,13 @@ def test_node_data_in_a_pandas_series_is_read_by_node():
                                   numeric.transform([(A, [0, 1, 0, 1])]))
     with pytest.raises(ValueError, match=r"X\[0\] node data is a pandas Series whose index is not the nodes 0 \.\. 3"):
         fitted.transform([(A, pd.Series(["a", "b", "a", "b"], index=[1, 2, 3, 4]))])
+
+
+def test_label_kinds_that_differ_from_the_fit_are_named():
+    A = np.ones((3, 3)) - np.eye(3)
+    model = RandomGraphEmbedding(4, random_state=0).fit([(A, [0, 1, 2]), (A, [1, 1, 0])])
+    # It said "the fit data had none" of integer labels.
+    with pytest.raises(ValueError, match="categorical node labels, but the fit data had integer or no node labels"):
+        model.transform([(A, ["C", "N", "O"])])
+    with pytest.raises(ValueError, match=r"return_inverse=True\), or pass them as strings"):
+        RandomGraphEmbedding(4, random_state=0).fit([(A, [0, 1, 70000])])

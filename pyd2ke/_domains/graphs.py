@@ -291,8 +291,8 @@ def encode_categorical_labels(X, vocabulary, fitting, name="X"):
                              f"({vocabulary[:3]}...); pass the same kind of labels")
         return X, vocabulary if not fitting else None
     if not fitting and vocabulary is None:
-        raise ValueError(f"{name} has categorical node labels, but the fit data had none; fit on graphs "
-                         "labelled the same way")
+        raise ValueError(f"{name} has categorical node labels, but the fit data had integer or no node labels; "
+                         "fit on graphs labelled the same way")
     if fitting:
         try:
             labels = sorted({v for r in raw if r is not None for v in r}, key=repr)
@@ -436,7 +436,8 @@ def _node_data(data, n, label):
         if len(d) and (d.min() < 0 or d.max() > MAX_LABEL):
             bad = d[(d < 0) | (d > MAX_LABEL)][0]
             raise ValueError(f"{label} has node label {int(bad)}; labels must be integers in [0, {MAX_LABEL}] "
-                             "(map other labels with numpy.unique(..., return_inverse=True))")
+                             "(map other labels with numpy.unique(..., return_inverse=True), or pass them as strings, which "
+                             "are categories)")
         return "labels", d.astype(np.int64)
     if d.ndim != 2:
         raise ValueError(f"{label} node data has {d.ndim} dimensions; expected labels (n_nodes,) or "
