@@ -197,26 +197,24 @@ def _missed_copies(M, values, vectors, bound, rtol):
 def _largest_eigenpairs(M, k, laplacian, rtol):
     """The k largest eigenpairs of a connected component's matrix (values descending)."""
     n = M.shape[0]
-    if n <= DENSE_SUBSET_MAX_NODES:
+    if n <= DENSE_SUBSET_MAX_NODES or (n <= DENSE_FALLBACK_MAX_NODES and _krylov_closes(M, KRYLOV_PROBE_STEPS)):
         return _dense_largest(M, k, rtol)
     perm = reverse_cuthill_mckee(M, symmetric_mode=True)
     banded = M[perm][:, perm].tocoo()
     band = int(np.abs(banded.row - banded.col).max())
     # An upper bound on the spectrum: I + N's is 2, a non-negative A's its largest row sum.
     bound = 2.0 if laplacian else float(np.abs(M).sum(axis=1).max())
-    if band <= BANDED_MAX_BANDWIDTH:
-        values, vectors = _shift_invert(M, k, perm, banded, band, bound, laplacian)
-    elif n <= DENSE_FALLBACK_MAX_NODES and _krylov_closes(M, KRYLOV_PROBE_STEPS):
-        return _dense_largest(M, k, rtol)
-    else:
-        try:
+    try:
+        if band <= BANDED_MAX_BANDWIDTH:
+            values, vectors = _shift_invert(M, k, perm, banded, band, bound, laplacian)
+        else:
             values, vectors = eigsh(M, k=k, which="LA", v0=_start_vector(n), tol=0)
             values, vectors = _missed_copies(M, values, vectors, bound, rtol)
-        except ArpackError as error:
-            if n > DENSE_FALLBACK_MAX_NODES:
-                raise RuntimeError(f"the sparse eigensolver failed on a connected component of {n} nodes "
-                                   f"({error}), too large for the dense one") from error
-            return _dense_largest(M, k, rtol)
+    except ArpackError as error:
+        if n > DENSE_FALLBACK_MAX_NODES:
+            raise RuntimeError(f"the sparse eigensolver failed on a connected component of {n} nodes ({error}), "
+                               "too large for the dense one") from error
+        return _dense_largest(M, k, rtol)
     order = np.argsort(values)[::-1]
     return values[order], vectors[:, order]
 
