@@ -160,8 +160,9 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         self._check_params()
         self._validate_params()
         column = one_column_name(X)
+        # Packing the input too.
         with using_threads(effective_n_threads(self.n_jobs)), errors_labelled(X), size_parameters_named(self, "fit"):
-            columns = item_columns(X) if self._items_are_tables() else None  # packing the input too
+            columns = item_columns(X) if self._items_are_tables() else None
             self._fit(X, y)
         self.__dict__.pop("_item_columns", None)
         if columns is not None:
@@ -202,8 +203,9 @@ class Pyd2keTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         """
         check_is_fitted(self, self._fitted_attribute)
         self._check_column(X)
+        # Packing the input too.
         with using_threads(effective_n_threads(self.n_jobs)), errors_labelled(X), \
-                size_parameters_named(self, "transform"):  # packing the input too
+                size_parameters_named(self, "transform"):
             self._check_item_columns(X)
             return self._transform_chunks(X)
 

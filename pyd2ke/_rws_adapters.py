@@ -33,8 +33,6 @@ def as_steps(X, case_steps):
     return [np.ascontiguousarray(case_steps(case)) for case in X]
 
 
-
-
 def warn_if_steps_first(adapter, series):
     """A SeriesLayoutWarning when every case (two or more) has a single time
     point of several channels: the look of (n_cases, n_timepoints, 1) data,

@@ -299,9 +299,9 @@ class RandomMaclaurin(Pyd2keTransformer):
         if not (isinstance(self.kernel, str) and self.kernel == "vovk_inf") or self.max_degree is not None:
             return
         squares = X.multiply(X) if sp.issparse(X) else X * X
+        fourths = squares.multiply(squares) if sp.issparse(X) else squares * squares
         norms = np.asarray(squares.sum(axis=1)).ravel()
-        moments = 3.0 * norms**2 - 2.0 * np.asarray(squares.multiply(squares).sum(axis=1) if sp.issparse(X)
-                                                     else (squares * squares).sum(axis=1)).ravel()
+        moments = 3.0 * norms**2 - 2.0 * np.asarray(fourths.sum(axis=1)).ravel()
         worst = int(np.argmax(moments)) if moments.size else 0
         if moments.size and float(self.p) * moments[worst] >= 1.0:
             warn_user(f"X[{worst}] (norm {np.sqrt(norms[worst]):.3g}) has p E[<w, x>^4] = "
