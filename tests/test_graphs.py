@@ -3,6 +3,8 @@ per-graph reference with numpy's eigh, the EMD against POT, invariance to
 node order (degenerate spectra included), the eigsh path against the dense
 one, labels unseen by the engine, input forms and bad input."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -572,3 +574,29 @@ def test_label_kinds_that_differ_from_the_fit_are_named():
         model.transform([(A, ["C", "N", "O"])])
     with pytest.raises(ValueError, match=r"return_inverse=True\), or pass them as strings"):
         RandomGraphEmbedding(4, random_state=0).fit([(A, [0, 1, 70000])])
+
+
+def test_a_window_cut_above_the_dense_limit_is_warned_about(monkeypatch):
+    # A star of 10,000 nodes: its Laplacian's eigenvalue 1 has 9998 copies,
+    # and the 10 eigenpairs of the sparse solver gave leaves 0.0005 to 0.12
+    # where each should have 0.01, moving with the node order. Here a star of
+    # 400 with the dense limits lowered to reach that path.
+    monkeypatch.setattr(graph_spectra, "DENSE_SUBSET_MAX_NODES", 300)
+    monkeypatch.setattr(graph_spectra, "DENSE_FALLBACK_MAX_NODES", 300)
+    with pytest.warns(UserWarning, match="component of 400 nodes with more copies of one of its 6 extreme"):
+        graph_domain.spectral_embeddings(check_graphs([star(400)]), 6, "laplacian")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        graph_domain.spectral_embeddings(check_graphs([path(400)]), 6, "laplacian")
+    monkeypatch.undo()
+    with warnings.catch_warnings():  # exact by the dense solver
+        warnings.simplefilter("error")
+        graph_domain.spectral_embeddings(check_graphs([star(400)]), 6, "laplacian")
+
+
+def test_weights_whose_degrees_overflow_are_refused():
+    # Weights of 1e308 passed the finiteness check; their sums overflowed and
+    # every node embedding came out 0 or sqrt(1/n).
+    with pytest.raises(ValueError, match=r"X\[1\] has edge weights whose sums overflow float64"):
+        check_graphs([path(5), path(50) * 1e308])
+    assert len(check_graphs([path(5) * 1e300])) == 1

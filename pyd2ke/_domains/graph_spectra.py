@@ -40,6 +40,8 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components, reverse_cuthill_mckee
 from scipy.sparse.linalg import ArpackError, LinearOperator, eigsh
 
+from .._validation import warn_user
+
 # Components whose reverse Cuthill-McKee bandwidth is at most this: shift-invert with a banded Cholesky
 # (its cost, n * band^2, stays below a few hundred matrix products).
 BANDED_MAX_BANDWIDTH = 64
@@ -80,10 +82,12 @@ def spectral_matrix(graphs, g, laplacian):
 class _Eigenpairs:
     """Eigenpairs of c components of one size s: keys (c, t) ascending
     (2 - mu or -lambda: the column order), their nodes (c, s) and squared
-    vectors (c, s, t)."""
+    vectors (c, s, t); complete when every copy of the last one's eigenvalue
+    is among them (the dense solvers'), not when a sparse solver's window may
+    have cut its eigenspace."""
 
-    def __init__(self, keys, nodes, squares):
-        self.keys, self.nodes, self.squares = keys, nodes, squares
+    def __init__(self, keys, nodes, squares, complete=True):
+        self.keys, self.nodes, self.squares, self.complete = keys, nodes, squares, complete
 
 
 def _start_vector(n):
@@ -128,19 +132,25 @@ def _dense_largest(M, k, rtol):
     n = M.shape[0]
     A = M.toarray()
     t = min(n, k + 16)
-    while True:
-        values, vectors = scipy.linalg.eigh(A, subset_by_index=[n - t, n - 1], driver="evr")
-        if len(values) != t:  # dsyevr may return fewer than asked in tight clusters (K(50, 300): 23 of 26)
-            values, vectors = np.linalg.eigh(A)
-            t = n
-        values, vectors = values[::-1], vectors[:, ::-1]
-        tie = rtol * max(1.0, float(np.abs(values).max()))
-        kept = min(k, n)
-        while kept < t and values[kept - 1] - values[kept] <= tie:
-            kept += 1
-        if kept < t or t == n:
-            return values[:kept], vectors[:, :kept]
-        t = min(n, 2 * t)
+    values, vectors = scipy.linalg.eigh(A, subset_by_index=[n - t, n - 1], driver="evr")
+    kept = _tied_count(values[::-1], k, rtol)
+    # dsyevr may return fewer than asked in tight clusters (K(50, 300): 23 of 26), and ties may run past the
+    # subset (a star's): then the whole spectrum, once (doubling the subset redid the reduction each time:
+    # 42 s for a star of 4000 nodes, against 4 s).
+    if len(values) != t or (kept == t < n):
+        values, vectors = np.linalg.eigh(A)
+    values, vectors = values[::-1], vectors[:, ::-1]
+    kept = _tied_count(values, k, rtol)
+    return values[:kept], vectors[:, :kept]
+
+
+def _tied_count(values, k, rtol):
+    """k, or more while the next of the descending values ties with the last kept."""
+    tie = rtol * max(1.0, float(np.abs(values).max(initial=0.0)))
+    kept = min(k, len(values))
+    while kept < len(values) and values[kept - 1] - values[kept] <= tie:
+        kept += 1
+    return kept
 
 
 def _krylov_closes(M, steps):
@@ -195,10 +205,11 @@ def _missed_copies(M, values, vectors, bound, rtol):
 
 
 def _largest_eigenpairs(M, k, laplacian, rtol):
-    """The k largest eigenpairs of a connected component's matrix (values descending)."""
+    """The k largest eigenpairs of a connected component's matrix (values
+    descending), and whether they are complete (see _Eigenpairs)."""
     n = M.shape[0]
     if n <= DENSE_SUBSET_MAX_NODES or (n <= DENSE_FALLBACK_MAX_NODES and _krylov_closes(M, KRYLOV_PROBE_STEPS)):
-        return _dense_largest(M, k, rtol)
+        return (*_dense_largest(M, k, rtol), True)
     perm = reverse_cuthill_mckee(M, symmetric_mode=True)
     banded = M[perm][:, perm].tocoo()
     band = int(np.abs(banded.row - banded.col).max())
@@ -214,9 +225,9 @@ def _largest_eigenpairs(M, k, laplacian, rtol):
         if n > DENSE_FALLBACK_MAX_NODES:
             raise RuntimeError(f"the sparse eigensolver failed on a connected component of {n} nodes ({error}), "
                                "too large for the dense one") from error
-        return _dense_largest(M, k, rtol)
+        return (*_dense_largest(M, k, rtol), True)
     order = np.argsort(values)[::-1]
-    return values[order], vectors[:, order]
+    return values[order], vectors[:, order], False
 
 
 def _shift_invert(M, k, perm, banded, band, bound, laplacian):
@@ -276,22 +287,31 @@ def large_graph_columns(graphs, g, n_eigenvectors, laplacian, window, dense_max,
     starts = np.cumsum(sizes) - sizes
     for c in np.flatnonzero(sizes > dense_max):
         nodes = order[starts[c]:starts[c] + sizes[c]]
-        values, vectors = _largest_eigenpairs(M[nodes][:, nodes], min(window, int(sizes[c]) - 1), laplacian,
-                                             rtol)
-        pieces.append(_Eigenpairs(values[None], nodes[None], (vectors ** 2)[None]))
+        values, vectors, complete = _largest_eigenpairs(M[nodes][:, nodes], min(window, int(sizes[c]) - 1),
+                                                        laplacian, rtol)
+        pieces.append(_Eigenpairs(values[None], nodes[None], (vectors ** 2)[None], complete))
     # Keys ascending in column order: the Laplacian's eigenvalues 2 - mu, or -lambda for the adjacency.
     keys = np.concatenate([(2.0 - p.keys if laplacian else -p.keys).ravel() for p in pieces])
     # Eigenvalues within rtol * max(1, |lambda|max) are one eigenspace: the Laplacian's |lambda|max is taken
     # as its bound, 2 (the dense solver of smaller graphs sees the whole spectrum, whose top is 2 for a
     # bipartite component and near it for most others); the adjacency's is its top, the first key.
     scale = 2.0 if laplacian else max(1.0, float(np.abs(keys).max(initial=0.0)))
-    return _basis_free_columns(keys, pieces, n, n_eigenvectors, window, rtol * scale)
+    columns, cut = _basis_free_columns(keys, pieces, n, n_eigenvectors, window, rtol * scale)
+    if cut is not None:
+        warn_user(f"a graph of {n} nodes has a connected component of {cut} nodes with more copies of one of "
+                  f"its {n_eigenvectors} extreme eigenvalues than the {window} eigenpairs computed there (a star "
+                  f"or a complete bipartite graph of that size): its node embeddings then depend on the node "
+                  f"order (components of up to {DENSE_FALLBACK_MAX_NODES} nodes with few distinct eigenvalues "
+                  f"are exact)")
+    return columns
 
 
 def _basis_free_columns(keys, pieces, n, n_eigenvectors, window, tol):
     """Column j < n_eigenvectors: sqrt(node i's squared norm in the eigenspace
     of the j-th key / that eigenspace's multiplicity), eigenspaces grouped
-    across components by keys within tol."""
+    across components by keys within tol; and the size of an incomplete
+    piece whose last eigenpair lies in a used eigenspace (which may then miss
+    copies), or None."""
     order = np.argsort(keys, kind="stable")
     ranked = keys[order]
     width = min(window, len(ranked))
@@ -305,10 +325,13 @@ def _basis_free_columns(keys, pieces, n, n_eigenvectors, window, tol):
     rank[order] = np.arange(len(keys))
     energy = np.zeros((n, used))
     first = 0
+    cut = None
     for p in pieces:
         c, t = p.keys.shape
         r = rank[first:first + c * t].reshape(c, t)
         first += c * t
+        if not p.complete and r[0, -1] < width and group[r[0, -1]] < used:
+            cut = p.nodes.shape[1]
         for j in range(t):
             g = np.where(r[:, j] < width, group[np.minimum(r[:, j], width - 1)], used)
             mine = g < used
@@ -316,4 +339,4 @@ def _basis_free_columns(keys, pieces, n, n_eigenvectors, window, tol):
             energy[p.nodes[mine], g[mine, None]] += p.squares[mine, :, j]
     out = np.zeros((n, n_eigenvectors))
     out[:, :d] = np.sqrt(np.maximum(energy[:, group[:d]], 0.0) / multiplicity[group[:d]])
-    return out
+    return out, cut

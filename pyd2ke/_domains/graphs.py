@@ -513,7 +513,23 @@ def _graphs_from_edges(node_counts, edge_counts, rows, cols, weights, node_data,
         edge_offsets = np.r_[0, np.cumsum(edge_counts)].astype(np.int64)
     else:
         edge_offsets, rows, cols, weights = _canonical_edges(node_offsets, edge_counts, rows, cols, weights, name)
+    _check_degrees_finite(node_offsets, edge_offsets, rows, weights, name)
     return Graphs(node_offsets, edge_offsets, rows, cols, weights, node_data, kind)
+
+
+def _check_degrees_finite(node_offsets, edge_offsets, rows, weights, name):
+    """Weighted degrees must be finite: weights near the largest float passed
+    the finiteness check, then their sums overflowed to inf and every node
+    embedding came out 0 or sqrt(1/n)."""
+    if not len(weights) or np.isfinite(weights.max() * max(1, np.diff(edge_offsets).max())):
+        return  # no degree can overflow
+    owner = np.repeat(np.arange(len(edge_offsets) - 1), np.diff(edge_offsets))
+    degrees = np.zeros(int(node_offsets[-1]))
+    np.add.at(degrees, node_offsets[owner] + rows, weights)
+    if not np.isfinite(degrees).all():
+        g = int(np.searchsorted(node_offsets, np.flatnonzero(~np.isfinite(degrees))[0], side="right") - 1)
+        raise ValueError(f"{name}[{g}] has edge weights whose sums overflow float64 (largest weight "
+                         f"{weights.max():.3g}): rescale them")
 
 
 def check_graphs(X, name="X", dtype=None):
